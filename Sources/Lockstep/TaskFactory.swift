@@ -1,0 +1,168 @@
+/// Creates the unstructured tasks that an object starts on its own, so that a test can control
+/// them.
+///
+/// Write production code against `TaskFactory` instead of calling `Task { }` directly. In the app,
+/// pass ``LiveTaskFactory`` (it simply creates the task); in a test, pass `TestTaskFactory` from
+/// `LockstepTesting`, which records every task and lets the test wait until all of them — nested
+/// ones included — have finished.
+///
+/// ```swift
+/// @MainActor final class ProfileModel {
+///   private(set) var name = ""
+///   private let tasks: any TaskFactory
+///   private let service: ProfileService
+///
+///   init(service: ProfileService, tasks: any TaskFactory = .live) {
+///     self.service = service
+///     self.tasks = tasks
+///   }
+///
+///   func load() {
+///     tasks.task(name: "load profile") {   // runs on the main actor, like Task { }
+///       self.name = await self.service.fetchName()
+///     }
+///   }
+/// }
+/// ```
+///
+/// A task created through a factory inherits the caller's actor isolation exactly as `Task { }`
+/// does, inherits its task-local values, and is returned so the caller can cancel it.
+///
+/// Conform your own type only to decorate another factory (for example, to log). The convenience
+/// methods ``task(name:priority:fileID:filePath:line:column:operation:)-(_,_,_,_,_,_,()->Success)``
+/// forward to the two requirements.
+public protocol TaskFactory: Sendable {
+  /// Creates a task that cannot throw. Call ``task(name:priority:fileID:filePath:line:column:operation:)``
+  /// instead; this requirement is what conforming types implement.
+  ///
+  /// ```swift
+  /// let handle = factory.makeTask(name: "sync", priority: nil, site: CallSite()) { 42 }
+  /// ```
+  func makeTask<Success: Sendable>(
+    name: String?, priority: TaskPriority?, site: CallSite,
+    operation: sending @escaping @isolated(any) () async -> Success
+  ) -> Task<Success, Never>
+
+  /// Creates a task that can throw. Call ``task(name:priority:fileID:filePath:line:column:operation:)``
+  /// instead; this requirement is what conforming types implement.
+  ///
+  /// ```swift
+  /// let handle = factory.makeThrowingTask(name: "save", priority: nil, site: CallSite()) {
+  ///   try await store.save()
+  /// }
+  /// ```
+  func makeThrowingTask<Success: Sendable>(
+    name: String?, priority: TaskPriority?, site: CallSite,
+    operation: sending @escaping @isolated(any) () async throws -> Success
+  ) -> Task<Success, any Error>
+}
+
+extension TaskFactory {
+  /// Creates and starts a task that runs `operation`, like `Task(name:priority:operation:)`.
+  ///
+  /// The closure inherits the caller's actor isolation: called from a `@MainActor` method, it runs
+  /// on the main actor.
+  ///
+  /// ```swift
+  /// func refresh() {
+  ///   tasks.task(name: "refresh") { await self.reload() }
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - name: A name shown in Lockstep's reports (and, where the platform supports it, in the
+  ///     debugger).
+  ///   - priority: The task's priority, or `nil` to inherit it.
+  ///   - operation: The work to run.
+  /// - Returns: The task's handle, to await or cancel it.
+  @discardableResult
+  public func task<Success: Sendable>(
+    name: String? = nil, priority: TaskPriority? = nil,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line, column: UInt = #column,
+    @_inheritActorContext operation: sending @escaping @isolated(any) () async -> Success
+  ) -> Task<Success, Never> {
+    makeTask(
+      name: name, priority: priority,
+      site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column),
+      operation: operation)
+  }
+
+  /// Creates and starts a task that runs a throwing `operation`, like
+  /// `Task(name:priority:operation:)`.
+  ///
+  /// ```swift
+  /// func save() {
+  ///   tasks.task(name: "save") { try await self.store.save(self.draft) }
+  /// }
+  /// ```
+  ///
+  /// - Returns: The task's handle; its `value` rethrows the operation's error.
+  @discardableResult
+  public func task<Success: Sendable>(
+    name: String? = nil, priority: TaskPriority? = nil,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line, column: UInt = #column,
+    @_inheritActorContext operation: sending @escaping @isolated(any) () async throws -> Success
+  ) -> Task<Success, any Error> {
+    makeThrowingTask(
+      name: name, priority: priority,
+      site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column),
+      operation: operation)
+  }
+}
+
+extension TaskFactory where Self == LiveTaskFactory {
+  /// The factory that simply creates tasks: what production code uses.
+  ///
+  /// ```swift
+  /// init(tasks: any TaskFactory = .live) { self.tasks = tasks }
+  /// ```
+  public static var live: LiveTaskFactory { LiveTaskFactory() }
+}
+
+/// The production ``TaskFactory``: creates each task exactly as `Task { }` would.
+///
+/// ```swift
+/// let model = ProfileModel(service: LiveProfileService(), tasks: LiveTaskFactory())
+/// ```
+public struct LiveTaskFactory: TaskFactory {
+  /// Creates the live factory.
+  ///
+  /// ```swift
+  /// let tasks: any TaskFactory = LiveTaskFactory()
+  /// ```
+  public init() {}
+
+  /// Creates the task with `Task(name:priority:operation:)`.
+  ///
+  /// ```swift
+  /// LiveTaskFactory().makeTask(name: nil, priority: nil, site: CallSite()) { print("hi") }
+  /// ```
+  public func makeTask<Success: Sendable>(
+    name: String?, priority: TaskPriority?, site: CallSite,
+    operation: sending @escaping @isolated(any) () async -> Success
+  ) -> Task<Success, Never> {
+    if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
+      return Task(name: name, priority: priority, operation: operation)
+    }
+    return Task(priority: priority, operation: operation)
+  }
+
+  /// Creates the throwing task with `Task(name:priority:operation:)`.
+  ///
+  /// ```swift
+  /// LiveTaskFactory().makeThrowingTask(name: nil, priority: nil, site: CallSite()) {
+  ///   try await Task.sleep(for: .seconds(1))
+  /// }
+  /// ```
+  public func makeThrowingTask<Success: Sendable>(
+    name: String?, priority: TaskPriority?, site: CallSite,
+    operation: sending @escaping @isolated(any) () async throws -> Success
+  ) -> Task<Success, any Error> {
+    if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
+      return Task(name: name, priority: priority, operation: operation)
+    }
+    return Task(priority: priority, operation: operation)
+  }
+}

@@ -1,0 +1,214 @@
+/// A ``TaskFactory`` for tests: it records every task the code under test creates and lets the
+/// test wait until all of them have finished, including tasks created by those tasks.
+///
+/// Inject it where production code takes a `TaskFactory`, act, then wait:
+///
+/// ```swift
+/// @MainActor @Test(.timeLimit(.minutes(1)))
+/// func loadShowsTheName() async throws {
+///   let tasks = TestTaskFactory()
+///   let model = ProfileModel(service: StubService(name: "Blob"), tasks: tasks)
+///
+///   model.load()                       // starts a task on its own
+///   try await tasks.waitUntilIdle()    // no sleep, no yield: waits exactly until it is done
+///
+///   #expect(model.name == "Blob")
+/// }
+/// ```
+///
+/// If a task never finishes, ``waitUntilIdle(timeout:fileID:filePath:line:column:)`` throws a
+/// ``WaitTimeoutError`` naming each unfinished task and the line that created it.
+///
+/// Tasks run for real, on the executors they would use in production; the factory only observes
+/// them. Their isolation is inherited as with `Task { }`: a closure created on the main actor runs
+/// on the main actor.
+public final class TestTaskFactory: TaskFactory, Sendable {
+  private typealias Registry = TaskRegistry<Waiter<Void>, @Sendable () -> Void>
+  private let registry = Locked(Registry())
+
+  /// Creates a factory with no tasks.
+  ///
+  /// ```swift
+  /// let tasks = TestTaskFactory()
+  /// ```
+  public init() {}
+
+  /// How many tasks the factory has created so far.
+  ///
+  /// ```swift
+  /// model.load()
+  /// #expect(tasks.createdCount == 1)
+  /// ```
+  public var createdCount: Int { registry.withLock { $0.createdCount } }
+
+  /// How many of the tasks the factory created have not finished yet.
+  ///
+  /// ```swift
+  /// try await tasks.waitUntilIdle()
+  /// #expect(tasks.unfinishedCount == 0)
+  /// ```
+  public var unfinishedCount: Int { registry.withLock { $0.unfinishedCount } }
+
+  /// The unfinished tasks, oldest first, each as `task #N "name", created at File.swift:line:col`.
+  ///
+  /// ```swift
+  /// print(tasks.unfinishedTasks)   // ["task #2 \"poll\", created at Tracker.swift:20:11"]
+  /// ```
+  public var unfinishedTasks: [String] { registry.withLock { $0.unfinishedDescriptions } }
+
+  /// Creates the task and records it. Production code calls
+  /// ``TaskFactory/task(name:priority:fileID:filePath:line:column:operation:)`` instead.
+  ///
+  /// ```swift
+  /// let handle = tasks.makeTask(name: "x", priority: nil, site: CallSite()) { 1 }
+  /// ```
+  public func makeTask<Success: Sendable>(
+    name: String?, priority: TaskPriority?, site: CallSite,
+    operation: sending @escaping @isolated(any) () async -> Success
+  ) -> Task<Success, Never> {
+    let number = registry.withLock { $0.register(name: name, site: site) }
+    let registry = self.registry
+    let done: @Sendable () -> Void = {
+      let waiters = registry.withLock { $0.finish(number) }
+      for waiter in waiters { waiter.resume() }
+    }
+    // `operation` was passed as `sending`: this function owns it and hands it to one task only.
+    let owned = Transferred(operation)
+    let task: Task<Success, Never>
+    if isMainActor(isolationOf(owned.value)) {
+      task = spawn(name: name, priority: priority) { @MainActor in
+        defer { done() }
+        return await owned.value()
+      }
+    } else {
+      task = spawn(name: name, priority: priority) {
+        defer { done() }
+        return await owned.value()
+      }
+    }
+    attach({ task.cancel() }, to: number)
+    return task
+  }
+
+  /// Creates the throwing task and records it. Production code calls
+  /// ``TaskFactory/task(name:priority:fileID:filePath:line:column:operation:)`` instead.
+  ///
+  /// ```swift
+  /// let handle = tasks.makeThrowingTask(name: "x", priority: nil, site: CallSite()) { 1 }
+  /// ```
+  public func makeThrowingTask<Success: Sendable>(
+    name: String?, priority: TaskPriority?, site: CallSite,
+    operation: sending @escaping @isolated(any) () async throws -> Success
+  ) -> Task<Success, any Error> {
+    let number = registry.withLock { $0.register(name: name, site: site) }
+    let registry = self.registry
+    let done: @Sendable () -> Void = {
+      let waiters = registry.withLock { $0.finish(number) }
+      for waiter in waiters { waiter.resume() }
+    }
+    let owned = Transferred(operation)
+    let task: Task<Success, any Error>
+    if isMainActor(isolationOf(owned.value)) {
+      task = spawnThrowing(name: name, priority: priority) { @MainActor in
+        defer { done() }
+        return try await owned.value()
+      }
+    } else {
+      task = spawnThrowing(name: name, priority: priority) {
+        defer { done() }
+        return try await owned.value()
+      }
+    }
+    attach({ task.cancel() }, to: number)
+    return task
+  }
+
+  /// Cancels every task created so far that has not finished. Tasks created later are not
+  /// affected.
+  ///
+  /// ```swift
+  /// model.load()
+  /// tasks.cancelAll()
+  /// try await tasks.waitUntilIdle()
+  /// #expect(model.name == "")   // a cancelled load leaves no trace
+  /// ```
+  public func cancelAll() {
+    let handles = registry.withLock { $0.requestCancelAll() }
+    for cancel in handles { cancel() }
+  }
+
+  /// Waits until every task this factory created has finished — including tasks created while
+  /// waiting, such as a task started by a task.
+  ///
+  /// It returns as soon as the last task finishes: it never polls and never sleeps, so a passing
+  /// test never waits longer than its work takes.
+  ///
+  /// ```swift
+  /// model.load()
+  /// try await tasks.waitUntilIdle()
+  /// ```
+  ///
+  /// - Parameter timeout: A failure bound, not a delay. When it elapses the wait throws a
+  ///   ``WaitTimeoutError`` listing each unfinished task by name and creation site.
+  /// - Throws: ``WaitTimeoutError``, or `CancellationError` when the waiting task is cancelled.
+  public func waitUntilIdle(
+    timeout: Duration = .seconds(10),
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line, column: UInt = #column
+  ) async throws {
+    let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    let registry = self.registry
+    try await suspend(
+      timeout: timeout,
+      arrive: { id, waiter in
+        registry.withLock { $0.arriveIdleWaiter(id, waiter) } ? .suspended : .resumeNow(.success(()))
+      },
+      depart: { id in registry.withLock { $0.departIdleWaiter(id) } },
+      timeoutError: {
+        WaitTimeoutError(
+          awaited: "every task of the TestTaskFactory to finish", timeout: timeout, site: site,
+          pending: registry.withLock { $0.unfinishedDescriptions })
+      })
+  }
+
+  private func attach(_ cancel: @escaping @Sendable () -> Void, to number: Int) {
+    if registry.withLock({ $0.attach(cancel, to: number) }) { cancel() }
+  }
+}
+
+// MARK: - Creating the underlying tasks
+
+/// Carries a value that was received as `sending` into exactly one other isolation domain.
+struct Transferred<Value>: @unchecked Sendable {
+  let value: Value
+  init(_ value: sending Value) { self.value = value }
+}
+
+func isolationOf<Success>(_ operation: @isolated(any) () async throws -> Success) -> (any Actor)? {
+  operation.isolation
+}
+
+func isMainActor(_ actor: (any Actor)?) -> Bool {
+  guard let actor else { return false }
+  return ObjectIdentifier(actor) == ObjectIdentifier(MainActor.shared)
+}
+
+private func spawn<Success: Sendable>(
+  name: String?, priority: TaskPriority?,
+  operation: @escaping @Sendable @isolated(any) () async -> Success
+) -> Task<Success, Never> {
+  if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
+    return Task(name: name, priority: priority, operation: operation)
+  }
+  return Task(priority: priority, operation: operation)
+}
+
+private func spawnThrowing<Success: Sendable>(
+  name: String?, priority: TaskPriority?,
+  operation: @escaping @Sendable @isolated(any) () async throws -> Success
+) -> Task<Success, any Error> {
+  if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
+    return Task(name: name, priority: priority, operation: operation)
+  }
+  return Task(priority: priority, operation: operation)
+}

@@ -1,0 +1,66 @@
+#if canImport(os)
+  import os
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Android)
+  import Android
+#elseif canImport(WinSDK)
+  import WinSDK
+#endif
+
+/// A value protected by a lock. The shell of every Lockstep primitive: decisions are made by a
+/// pure state machine inside `withLock`, effects (resuming continuations, reporting) happen after
+/// it returns.
+final class Locked<State>: @unchecked Sendable {
+  private var state: State
+
+  #if canImport(os)
+    private let lock: UnsafeMutablePointer<os_unfair_lock>
+  #elseif canImport(WinSDK)
+    private let lock: UnsafeMutablePointer<SRWLOCK>
+  #else
+    private let lock: UnsafeMutablePointer<pthread_mutex_t>
+  #endif
+
+  init(_ state: State) {
+    self.state = state
+    lock = .allocate(capacity: 1)
+    #if canImport(os)
+      lock.initialize(to: os_unfair_lock())
+    #elseif canImport(WinSDK)
+      InitializeSRWLock(lock)
+    #else
+      lock.initialize(to: pthread_mutex_t())
+      pthread_mutex_init(lock, nil)
+    #endif
+  }
+
+  deinit {
+    #if !canImport(os) && !canImport(WinSDK)
+      pthread_mutex_destroy(lock)
+    #endif
+    lock.deinitialize(count: 1)
+    lock.deallocate()
+  }
+
+  /// Runs `body` with exclusive access to the state. Never resume a continuation or call user code
+  /// inside `body`.
+  func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    #if canImport(os)
+      os_unfair_lock_lock(lock)
+      defer { os_unfair_lock_unlock(lock) }
+    #elseif canImport(WinSDK)
+      AcquireSRWLockExclusive(lock)
+      defer { ReleaseSRWLockExclusive(lock) }
+    #else
+      pthread_mutex_lock(lock)
+      defer { pthread_mutex_unlock(lock) }
+    #endif
+    return try body(&state)
+  }
+
+  /// A copy of the current state.
+  var value: State { withLock { $0 } }
+}

@@ -1,0 +1,158 @@
+/// Records events — callback invocations, emitted values — so a test can wait for them and check
+/// how many happened, without sleeping.
+///
+/// ```swift
+/// let prices = EventRecorder<Decimal>("price feed")
+/// feed.onPrice = { prices.record($0) }
+/// feed.start()
+/// try await prices.waitForCount(3)          // returns the moment the third value arrives
+/// try await tasks.waitUntilIdle()
+/// prices.expectCount(3)                     // "price feed: expected 3 events, got 4"
+/// #expect(prices.values == [10, 11, 12])
+/// ```
+///
+/// For events without a value use ``EventCounter``. Works in XCTest and Swift Testing alike:
+/// failed expectations are reported to whichever framework is running.
+public final class EventRecorder<Value: Sendable>: Sendable, CustomStringConvertible {
+  /// The name used in failure messages, e.g. `"completion"`.
+  public let name: String
+  private let state = Locked(EventState<Value, Waiter<Void>>())
+
+  /// Creates an empty recorder.
+  ///
+  /// ```swift
+  /// let saves = EventRecorder<String>("saved draft")
+  /// ```
+  public init(_ name: String) {
+    self.name = name
+  }
+
+  /// Records one event. Safe to call from any thread or task.
+  ///
+  /// ```swift
+  /// api.fetch { result in responses.record(result) }
+  /// ```
+  public func record(_ value: Value) {
+    let satisfied = state.withLock { $0.record(value) }
+    for waiter in satisfied { waiter.resume() }
+  }
+
+  /// The values recorded so far, in order.
+  ///
+  /// ```swift
+  /// #expect(prices.values == [10, 11, 12])
+  /// ```
+  public var values: [Value] { state.withLock { $0.values } }
+
+  /// How many events were recorded so far.
+  ///
+  /// ```swift
+  /// #expect(completions.count == 1)
+  /// ```
+  public var count: Int { state.withLock { $0.values.count } }
+
+  /// `name: N event(s)`.
+  public var description: String { "\(name): \(count) event(s)" }
+
+  /// Waits until at least `count` events have been recorded; returns at once if they already
+  /// have.
+  ///
+  /// ```swift
+  /// feed.start()
+  /// try await prices.waitForCount(3)
+  /// ```
+  ///
+  /// - Throws: ``WaitTimeoutError`` with the expected and actual count, or `CancellationError`.
+  public func waitForCount(
+    _ count: Int, timeout: Duration = .seconds(10),
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line, column: UInt = #column
+  ) async throws {
+    let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    let state = self.state
+    let name = self.name
+    try await suspend(
+      timeout: timeout,
+      arrive: { id, waiter in
+        state.withLock { $0.watch(id, target: count, waiter) } ? .suspended : .resumeNow(.success(()))
+      },
+      depart: { id in state.withLock { $0.depart(id) } },
+      timeoutError: {
+        WaitTimeoutError(
+          awaited: "\(count) event(s) of \"\(name)\"", timeout: timeout, site: site,
+          pending: ["expected \(count), got \(state.withLock { $0.values.count })"])
+      })
+  }
+
+  /// Checks that exactly `expected` events were recorded, reporting a failure with the expected
+  /// and actual count to the running test framework if not.
+  ///
+  /// Call it once the work is done (for example after `TestTaskFactory.waitUntilIdle()`), so that
+  /// a late extra event is counted too.
+  ///
+  /// ```swift
+  /// api.fetch { _ in completions.record() }
+  /// try await tasks.waitUntilIdle()
+  /// completions.expectCount(1)     // "completion: expected exactly 1 event(s), got 2"
+  /// ```
+  ///
+  /// - Returns: Whether the count matched.
+  @discardableResult
+  public func expectCount(
+    _ expected: Int,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line, column: UInt = #column
+  ) -> Bool {
+    let actual = count
+    guard actual != expected else { return true }
+    reportIssue(
+      "\"\(name)\": expected exactly \(expected) event(s), got \(actual)",
+      at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+    return false
+  }
+}
+
+/// Counts events that carry no value, such as "the completion handler was called".
+///
+/// ```swift
+/// let completion = EventCounter("completion")
+/// api.load { _ in completion.record() }
+/// try await completion.waitForCount(1)
+/// completion.expectCount(1)
+/// ```
+public typealias EventCounter = EventRecorder<Void>
+
+extension EventRecorder where Value == Void {
+  /// Records one event.
+  ///
+  /// ```swift
+  /// api.load { _ in completion.record() }
+  /// ```
+  public func record() { record(()) }
+}
+
+/// The pure state machine behind ``EventRecorder``.
+struct EventState<Value, Waiter> {
+  private(set) var values: [Value] = []
+  private var watchers: [WaiterID: (target: Int, waiter: Waiter)] = [:]
+
+  /// Appends a value; returns the watchers whose target is now reached.
+  mutating func record(_ value: Value) -> [Waiter] {
+    values.append(value)
+    guard !watchers.isEmpty else { return [] }
+    let due = watchers.filter { $0.value.target <= values.count }.sorted { $0.key < $1.key }
+    for (id, _) in due { watchers[id] = nil }
+    return due.map(\.value.waiter)
+  }
+
+  /// A watcher arrives; false when the target is already reached.
+  mutating func watch(_ id: WaiterID, target: Int, _ waiter: Waiter) -> Bool {
+    guard values.count < target else { return false }
+    watchers[id] = (target, waiter)
+    return true
+  }
+
+  mutating func depart(_ id: WaiterID) -> Waiter? {
+    watchers.removeValue(forKey: id)?.waiter
+  }
+}

@@ -1,0 +1,86 @@
+#if canImport(Testing)
+  import Testing
+#endif
+#if canImport(XCTest)
+  import XCTest
+#endif
+
+/// A problem that Lockstep reported: a misuse (opening a call twice, advancing a clock backwards)
+/// or a failed expectation (an event counted the wrong number of times).
+///
+/// Lockstep reports issues to the test framework that is running: Swift Testing's `Issue.record`
+/// when a Swift Testing test is running, `XCTFail` otherwise, both at the ``site`` of the call that
+/// caused it. Inside ``collectingIssues(isolation:_:)`` they are collected instead.
+///
+/// ```swift
+/// let (_, issues) = await collectingIssues { _ = Barrier(parties: 0) }
+/// print(issues[0].message)   // "Barrier(parties: 0): a barrier needs at least one party…"
+/// ```
+public struct ReportedIssue: Sendable, CustomStringConvertible {
+  /// What went wrong and what to do about it.
+  public let message: String
+  /// Where the call that caused it was made.
+  public let site: CallSite
+
+  /// `message (at Module/File.swift:line:column)`.
+  public var description: String { "\(message) (at \(site))" }
+}
+
+final class IssueCollector: Sendable {
+  let issues = Locked<[ReportedIssue]>([])
+}
+
+enum IssueRouting {
+  @TaskLocal static var collector: IssueCollector?
+}
+
+/// Runs `body`, collecting every issue Lockstep reports inside it (and inside the tasks it
+/// creates) instead of failing the running test.
+///
+/// Use it to check your own helpers' misuse reporting, or to run Lockstep outside a test (the
+/// `lockstep-demo` executable does).
+///
+/// ```swift
+/// let (_, issues) = await collectingIssues {
+///   let counter = EventCounter("completion")
+///   counter.record(); counter.record()
+///   counter.expectCount(1)
+/// }
+/// #expect(issues.count == 1)
+/// ```
+///
+/// - Returns: The body's result and the issues reported, in order.
+public func collectingIssues<Result>(
+  isolation: isolated (any Actor)? = #isolation,
+  _ body: () async throws -> Result
+) async rethrows -> (result: Result, issues: [ReportedIssue]) {
+  let collector = IssueCollector()
+  let result = try await IssueRouting.$collector.withValue(collector) {
+    try await body()
+  }
+  return (result, collector.issues.value)
+}
+
+/// Reports a Lockstep issue to the running test framework (or the active collector).
+func reportIssue(_ message: String, at site: CallSite) {
+  let issue = ReportedIssue(message: message, site: site)
+  if let collector = IssueRouting.collector {
+    collector.issues.withLock { $0.append(issue) }
+    return
+  }
+  #if canImport(Testing)
+    if Test.current != nil {
+      Issue.record(
+        Comment(rawValue: message),
+        sourceLocation: SourceLocation(
+          fileID: "\(site.fileID)", filePath: "\(site.filePath)",
+          line: Int(site.line), column: Int(site.column)))
+      return
+    }
+  #endif
+  #if canImport(XCTest)
+    XCTFail(message, file: site.filePath, line: site.line)
+  #else
+    print("Lockstep issue at \(site): \(message)")
+  #endif
+}

@@ -1,0 +1,55 @@
+/// Thrown when a bounded Lockstep wait gives up: it names what was awaited, for how long, where
+/// the wait was made, and what was still pending when it gave up.
+///
+/// A passing test never reaches a Lockstep timeout; the limit only bounds how long a failing test
+/// takes to fail. Tests usually just let the error propagate:
+///
+/// ```swift
+/// @Test(.timeLimit(.minutes(1))) func loads() async throws {
+///   model.load()
+///   try await tasks.waitUntilIdle()   // on failure: which task never finished, and where it began
+/// }
+/// ```
+///
+/// Printed, it reads like:
+///
+/// ```text
+/// Timed out after 5 seconds at ProfileTests.swift:14:21 waiting for every task of the
+/// TestTaskFactory to finish. Still pending:
+///   - task #2 "load profile", created at ProfileModel.swift:31:11
+/// ```
+public struct WaitTimeoutError: Error, CustomStringConvertible, Sendable {
+  /// What the wait was waiting for, e.g. `every task of the TestTaskFactory to finish`.
+  public let awaited: String
+  /// The limit that elapsed.
+  public let timeout: Duration
+  /// Where the wait was started.
+  public let site: CallSite
+  /// What was still pending when the wait gave up: tasks, waiters, calls, sleepers.
+  public let pending: [String]
+
+  /// Creates an error for a wait that gave up.
+  ///
+  /// ```swift
+  /// throw WaitTimeoutError(awaited: "the cache to warm up", timeout: .seconds(1),
+  ///                        site: CallSite(), pending: ["3 of 5 entries loaded"])
+  /// ```
+  public init(awaited: String, timeout: Duration, site: CallSite, pending: [String]) {
+    self.awaited = awaited
+    self.timeout = timeout
+    self.site = site
+    self.pending = pending
+  }
+
+  /// A readable explanation, listing the pending items one a line.
+  public var description: String {
+    var text = "Timed out after \(timeout) at \(site) waiting for \(awaited)."
+    if pending.isEmpty {
+      text += " Nothing else was pending."
+    } else {
+      text += " Still pending:"
+      for item in pending { text += "\n  - \(item)" }
+    }
+    return text
+  }
+}
