@@ -26,7 +26,8 @@ for benchmarkCase in cases {
     print(
       "    \(result.metric.padding(toLength: 44, withPad: " ", startingAt: 0))"
         + " \(String(format: "%12.4f", result.value)) \(result.unit.padding(toLength: 8, withPad: " ", startingAt: 0))"
-        + " ratio \(ratio.padding(toLength: 9, withPad: " ", startingAt: 0)) goal: \(result.goal) met: \(met)")
+        + " ratio \(ratio.padding(toLength: 9, withPad: " ", startingAt: 0)) goal: \(result.goal) met: \(met)"
+    )
   }
   all.append(contentsOf: results)
 }

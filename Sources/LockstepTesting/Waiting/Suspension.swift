@@ -6,7 +6,11 @@ struct WaiterID: Hashable, Comparable, Sendable, CustomStringConvertible {
   private static let counter = Locked<UInt64>(0)
 
   static func next() -> WaiterID {
-    WaiterID(rawValue: counter.withLock { $0 += 1; return $0 })
+    WaiterID(
+      rawValue: counter.withLock {
+        $0 += 1
+        return $0
+      })
   }
 
   static func < (lhs: WaiterID, rhs: WaiterID) -> Bool { lhs.rawValue < rhs.rawValue }
@@ -39,7 +43,8 @@ struct Resumption<Value: Sendable>: Sendable {
 ///   continuation under `id` or says the waiter can go on at once.
 /// - `depart` removes the waiter if it is still stored and returns it; the caller of `depart` —
 ///   timeout or cancellation — then resumes it. Whoever removes a waiter resumes it, exactly once.
-/// - `timeoutError` describes, when the limit elapses, what was still pending.
+/// - `timeoutError` describes, when the limit elapses, what was still pending; it runs before the
+///   timed-out waiter is removed, so the waiter still counts as pending.
 ///
 /// The limit is only a failure bound: the timer is a real-time sleep that a passing test cancels.
 func suspend<Value: Sendable>(
@@ -69,7 +74,9 @@ func suspend<Value: Sendable>(
           } catch {
             return  // the wait ended first
           }
-          depart(id)?.resume(throwing: timeoutError())
+          // Describe what is pending while this waiter still counts as pending.
+          let error = timeoutError()
+          depart(id)?.resume(throwing: error)
         }
         timer.withLock { $0 = task }
       }

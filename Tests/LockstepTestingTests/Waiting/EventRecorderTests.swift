@@ -1,0 +1,95 @@
+@testable import LockstepTesting
+import Testing
+import XCTest
+
+@Suite(.timeLimit(.minutes(1)))
+struct EventRecorderTests {
+  @Test func waitsForTheCountThenChecksItExactly() async throws {
+    let prices = EventRecorder<Int>("price feed")
+    let tasks = TestTaskFactory()
+    tasks.task {
+      for price in [10, 11, 12] { prices.record(price) }
+    }
+    try await prices.waitForCount(3)
+    try await tasks.waitUntilIdle()
+    #expect(prices.expectCount(3))
+    #expect(prices.values == [10, 11, 12])
+  }
+
+  @Test func aWrongCountIsReportedWithExpectedAndActual() async {
+    let completion = EventCounter("completion")
+    completion.record()
+    completion.record()
+    let (matched, issues) = await collectingIssues { completion.expectCount(1) }
+    #expect(!matched)
+    #expect(issues.map(\.message) == ["\"completion\": expected exactly 1 event(s), got 2"])
+  }
+
+  @Test func aWrongCountFailsTheSwiftTestingTest() {
+    let completion = EventCounter("completion")
+    withKnownIssue {
+      completion.expectCount(1)
+    } matching: { issue in
+      issue.comments.contains { $0.rawValue.contains("expected exactly 1 event(s), got 0") }
+        && issue.sourceLocation?.fileName == "EventRecorderTests.swift"
+    }
+  }
+
+  @Test func tooFewEventsTimeOutWithTheCounts() async {
+    let feed = EventRecorder<Int>("price feed")
+    feed.record(1)
+    let error = await #expect(throws: WaitTimeoutError.self) {
+      try await feed.waitForCount(3, timeout: .milliseconds(20))
+    }
+    #expect(error?.pending == ["expected 3, got 1"])
+  }
+
+  @Test func stateMachineResolvesWatchersAtTheirTarget() {
+    var state = EventState<Int, String>()
+    let two = state.watch(WaiterID(rawValue: 1), target: 2, "two")
+    let one = state.watch(WaiterID(rawValue: 2), target: 1, "one")
+    let first = state.record(5)
+    let second = state.record(6)
+    let already = state.watch(WaiterID(rawValue: 3), target: 2, "late")
+    #expect(two && one && !already)
+    #expect(first == ["one"])
+    #expect(second == ["two"])
+  }
+}
+
+/// Proves that Lockstep reports its failures to XCTest when no Swift Testing test is running.
+final class IssueReportingXCTests: XCTestCase {
+  private var recorded: [String] = []
+
+  #if os(Linux) || os(Windows) || os(Android)
+    override func recordFailure(
+      withDescription description: String, inFile filePath: String, atLine lineNumber: Int,
+      expected: Bool
+    ) {
+      recorded.append("\(description) @\(filePath.split(separator: "/").last ?? ""):\(lineNumber)")
+    }
+  #else
+    override func record(_ issue: XCTIssue) {
+      let file = issue.sourceCodeContext.location?.fileURL.lastPathComponent ?? ""
+      let line = issue.sourceCodeContext.location?.lineNumber ?? 0
+      recorded.append("\(issue.compactDescription) @\(file):\(line)")
+    }
+  #endif
+
+  func testAWrongCountIsReportedToXCTestAtTheCallersLine() {
+    let completion = EventCounter("completion")
+    completion.record()
+    completion.record()
+    let line = #line + 1
+    completion.expectCount(1)
+    XCTAssertEqual(recorded.count, 1)
+    XCTAssertTrue(recorded.first?.contains("expected exactly 1 event(s), got 2") == true, "\(recorded)")
+    XCTAssertTrue(recorded.first?.hasSuffix("@EventRecorderTests.swift:\(line)") == true, "\(recorded)")
+  }
+
+  func testABarrierOfZeroPartiesIsReportedToXCTest() {
+    _ = Barrier(parties: 0)
+    XCTAssertEqual(recorded.count, 1)
+    XCTAssertTrue(recorded.first?.contains("at least one party") == true, "\(recorded)")
+  }
+}
