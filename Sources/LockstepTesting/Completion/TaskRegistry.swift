@@ -1,9 +1,12 @@
 /// The pure state machine behind ``TestTaskFactory``: which tasks exist, which have finished, who
 /// waits for idleness. It decides; the factory applies the decisions outside its lock.
 ///
-/// Generic over the waiter token so it can be tested without threads or continuations.
+/// Generic over the waiter and handle types so it can be tested without threads or tasks.
+/// Unfinished tasks live in reusable slots (no hashing on the hot path): `register` returns the
+/// slot, `finish` frees it.
 struct TaskRegistry<IdleWaiter, Handle> {
   struct Record {
+    /// 1, 2, … in creation order: how reports name the task.
     let number: Int
     let name: String?
     let site: CallSite
@@ -12,30 +15,38 @@ struct TaskRegistry<IdleWaiter, Handle> {
   }
 
   private(set) var createdCount = 0
-  private(set) var unfinished: [Int: Record] = [:]
+  private(set) var unfinishedCount = 0
+  private var slots: [Record?] = []
+  private var freeSlots: [Int] = []
   private var idleWaiters: [WaiterID: IdleWaiter] = [:]
 
-  var unfinishedCount: Int { unfinished.count }
-
-  /// Records a new task and returns its number (1, 2, …).
+  /// Records a new task and returns its slot.
   mutating func register(name: String?, site: CallSite) -> Int {
     createdCount += 1
-    unfinished[createdCount] = Record(number: createdCount, name: name, site: site)
-    return createdCount
+    unfinishedCount += 1
+    let record = Record(number: createdCount, name: name, site: site)
+    if let slot = freeSlots.popLast() {
+      slots[slot] = record
+      return slot
+    }
+    slots.append(record)
+    return slots.count - 1
   }
 
   /// Stores the handle of a task that was just created. Returns `true` when the task must be
   /// cancelled right away (``requestCancelAll()`` ran between registration and now).
-  mutating func attach(_ handle: Handle, to number: Int) -> Bool {
-    guard unfinished[number] != nil else { return false }
-    unfinished[number]!.handle = handle
-    return unfinished[number]!.cancelRequested
+  mutating func attach(_ handle: Handle, to slot: Int) -> Bool {
+    guard slots[slot] != nil else { return false }  // it already finished
+    slots[slot]!.handle = handle
+    return slots[slot]!.cancelRequested
   }
 
   /// Marks a task finished. Returns the idle waiters to resume when it was the last one.
-  mutating func finish(_ number: Int) -> [IdleWaiter] {
-    unfinished[number] = nil
-    guard unfinished.isEmpty, !idleWaiters.isEmpty else { return [] }
+  mutating func finish(_ slot: Int) -> [IdleWaiter] {
+    slots[slot] = nil
+    freeSlots.append(slot)
+    unfinishedCount -= 1
+    guard unfinishedCount == 0, !idleWaiters.isEmpty else { return [] }
     defer { idleWaiters = [:] }
     return idleWaiters.sorted { $0.key < $1.key }.map(\.value)
   }
@@ -43,16 +54,16 @@ struct TaskRegistry<IdleWaiter, Handle> {
   /// Marks every unfinished task as to be cancelled and returns the handles to cancel now.
   mutating func requestCancelAll() -> [Handle] {
     var handles: [Handle] = []
-    for number in unfinished.keys {
-      unfinished[number]!.cancelRequested = true
-      if let handle = unfinished[number]!.handle { handles.append(handle) }
+    for slot in slots.indices where slots[slot] != nil {
+      slots[slot]!.cancelRequested = true
+      if let handle = slots[slot]!.handle { handles.append(handle) }
     }
     return handles
   }
 
   /// A waiter for idleness arrives: it passes at once when nothing is running.
   mutating func arriveIdleWaiter(_ id: WaiterID, _ waiter: IdleWaiter) -> Bool {
-    guard !unfinished.isEmpty else { return false }
+    guard unfinishedCount > 0 else { return false }
     idleWaiters[id] = waiter
     return true
   }
@@ -64,7 +75,7 @@ struct TaskRegistry<IdleWaiter, Handle> {
 
   /// The unfinished tasks, oldest first, described for a report.
   var unfinishedDescriptions: [String] {
-    unfinished.values.sorted { $0.number < $1.number }.map { record in
+    slots.compactMap { $0 }.sorted { $0.number < $1.number }.map { record in
       let name = record.name.map { " \"\($0)\"" } ?? " (unnamed)"
       return "task #\(record.number)\(name), created at \(record.site)"
     }

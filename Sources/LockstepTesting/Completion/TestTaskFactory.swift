@@ -23,7 +23,7 @@
 /// them. Their isolation is inherited as with `Task { }`: a closure created on the main actor runs
 /// on the main actor.
 public final class TestTaskFactory: TaskFactory, Sendable {
-  private typealias Registry = TaskRegistry<Waiter<Void>, @Sendable () -> Void>
+  typealias Registry = TaskRegistry<Waiter<Void>, any CancellableTask>
   private let registry = Locked(Registry())
 
   /// Creates a factory with no tasks.
@@ -66,28 +66,21 @@ public final class TestTaskFactory: TaskFactory, Sendable {
     name: String?, priority: TaskPriority?, site: CallSite,
     operation: sending @escaping @isolated(any) () async -> Success
   ) -> Task<Success, Never> {
-    let number = registry.withLock { $0.register(name: name, site: site) }
-    let registry = self.registry
-    let done: @Sendable () -> Void = {
-      let waiters = registry.withLock { $0.finish(number) }
-      for waiter in waiters { waiter.resume() }
-    }
     // `operation` was passed as `sending`: this function owns it and hands it to one task only.
     let owned = Transferred(operation)
-    let task: Task<Success, Never>
-    if isMainActor(isolationOf(owned.value)) {
-      task = spawn(name: name, priority: priority) { @MainActor in
-        defer { done() }
-        return await owned.value()
+    let onMainActor = isMainActor(isolationOf(owned.value))
+    return track(name: name, site: site) { slot, registry in
+      if onMainActor {
+        return spawn(name: name, priority: priority) { @MainActor in
+          defer { finish(slot, in: registry) }
+          return await owned.value()
+        }
       }
-    } else {
-      task = spawn(name: name, priority: priority) {
-        defer { done() }
+      return spawn(name: name, priority: priority) {
+        defer { finish(slot, in: registry) }
         return await owned.value()
       }
     }
-    attach({ task.cancel() }, to: number)
-    return task
   }
 
   /// Creates the throwing task and records it. Production code calls
@@ -100,27 +93,20 @@ public final class TestTaskFactory: TaskFactory, Sendable {
     name: String?, priority: TaskPriority?, site: CallSite,
     operation: sending @escaping @isolated(any) () async throws -> Success
   ) -> Task<Success, any Error> {
-    let number = registry.withLock { $0.register(name: name, site: site) }
-    let registry = self.registry
-    let done: @Sendable () -> Void = {
-      let waiters = registry.withLock { $0.finish(number) }
-      for waiter in waiters { waiter.resume() }
-    }
     let owned = Transferred(operation)
-    let task: Task<Success, any Error>
-    if isMainActor(isolationOf(owned.value)) {
-      task = spawnThrowing(name: name, priority: priority) { @MainActor in
-        defer { done() }
-        return try await owned.value()
+    let onMainActor = isMainActor(isolationOf(owned.value))
+    return track(name: name, site: site) { slot, registry in
+      if onMainActor {
+        return spawnThrowing(name: name, priority: priority) { @MainActor in
+          defer { finish(slot, in: registry) }
+          return try await owned.value()
+        }
       }
-    } else {
-      task = spawnThrowing(name: name, priority: priority) {
-        defer { done() }
+      return spawnThrowing(name: name, priority: priority) {
+        defer { finish(slot, in: registry) }
         return try await owned.value()
       }
     }
-    attach({ task.cancel() }, to: number)
-    return task
   }
 
   /// Cancels every task created so far that has not finished. Tasks created later are not
@@ -134,7 +120,7 @@ public final class TestTaskFactory: TaskFactory, Sendable {
   /// ```
   public func cancelAll() {
     let handles = registry.withLock { $0.requestCancelAll() }
-    for cancel in handles { cancel() }
+    for handle in handles { handle.cancel() }
   }
 
   /// Waits until every task this factory created has finished — including tasks created while
@@ -171,12 +157,34 @@ public final class TestTaskFactory: TaskFactory, Sendable {
       })
   }
 
-  private func attach(_ cancel: @escaping @Sendable () -> Void, to number: Int) {
-    if registry.withLock({ $0.attach(cancel, to: number) }) { cancel() }
+  /// Registers a task and creates it in one critical section, so that its handle is stored before
+  /// anyone can ask to cancel it. Creating a task only enqueues it: no user code runs under the
+  /// lock, and a task that finishes at once simply waits for the lock to record it.
+  private func track<T: CancellableTask>(
+    name: String?, site: CallSite, create: (Int, Locked<Registry>) -> T
+  ) -> T {
+    registry.withLock { state in
+      let slot = state.register(name: name, site: site)
+      let task = create(slot, registry)
+      _ = state.attach(task, to: slot)
+      return task
+    }
   }
 }
 
 // MARK: - Creating the underlying tasks
+
+/// A task handle of any result type, stored without allocating (a `Task` is one reference).
+protocol CancellableTask: Sendable {
+  func cancel()
+}
+
+extension Task: CancellableTask {}
+
+private func finish(_ slot: Int, in registry: Locked<TestTaskFactory.Registry>) {
+  let waiters = registry.withLock { $0.finish(slot) }
+  for waiter in waiters { waiter.resume() }
+}
 
 /// Carries a value that was received as `sending` into exactly one other isolation domain.
 struct Transferred<Value>: @unchecked Sendable {

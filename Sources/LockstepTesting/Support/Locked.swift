@@ -33,7 +33,14 @@ final class Locked<State>: @unchecked Sendable {
       InitializeSRWLock(lock)
     #else
       lock.initialize(to: pthread_mutex_t())
-      pthread_mutex_init(lock, nil)
+      var attributes = pthread_mutexattr_t()
+      pthread_mutexattr_init(&attributes)
+      #if canImport(Glibc)
+        // Spin briefly before sleeping: critical sections here are a few dozen instructions.
+        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ADAPTIVE_NP))
+      #endif
+      pthread_mutex_init(lock, &attributes)
+      pthread_mutexattr_destroy(&attributes)
     #endif
   }
 
