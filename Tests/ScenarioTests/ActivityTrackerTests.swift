@@ -13,7 +13,8 @@ struct ActivityTrackerTests {
     let tracker = ActivityTracker(source: source, tasks: tasks, variant: variant)
 
     tracker.start()
-    try await source.gate.waitForArrivals(1)  // it has really started: three readings in, waiting for the fourth
+    // It has really started: three readings in, waiting for the fourth.
+    try await source.gate.waitForArrivals(1)
     tracker.stop()
     try await tasks.waitUntilIdle()  // it has wound down
 

@@ -48,7 +48,9 @@ struct ProfileScreenTests {
     let error = await #expect(throws: WaitTimeoutError.self) {
       try await tasks.waitUntilIdle(timeout: .milliseconds(50))
     }
-    #expect(error?.pending.first?.contains("task #1 \"load profile\", created at LockstepExamples/ProfileModel.swift") == true)
+    #expect(
+      error?.pending.first?.contains(
+        "task #1 \"load profile\", created at LockstepExamples/ProfileModel.swift") == true)
     gate.open()  // let it finish, so that nothing outlives the test
     try await tasks.waitUntilIdle()
   }

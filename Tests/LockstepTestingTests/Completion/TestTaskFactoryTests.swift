@@ -1,6 +1,7 @@
-@testable import LockstepTesting
 import Testing
 import XCTest
+
+@testable import LockstepTesting
 
 @MainActor
 final class Box {

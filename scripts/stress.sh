@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Runs the test suite many times in a row with every core busy, to prove that no test flakes.
+# A flaky test in this project is a bug in the product.
+#
+#   scripts/stress.sh                 # 200 runs of the whole suite, both frameworks
+#   scripts/stress.sh 500 Gate        # 500 runs of the tests matching "Gate"
+#   TSAN=1 scripts/stress.sh 20       # under the thread sanitizer
+#
+# Prints one line per failing run and a summary; exits non-zero if any run failed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+runs=${1:-200}
+filter=${2:-}
+scratch=.build-stress
+flags=()
+if [ "${TSAN:-0}" = 1 ]; then
+  scratch=.build-tsan
+  flags+=(--sanitize=thread)
+fi
+filter_args=()
+[ -n "$filter" ] && filter_args+=(--filter "$filter")
+
+swift build --build-tests --scratch-path "$scratch" "${flags[@]}" >/dev/null || exit 1
+
+# Keep every core busy so that scheduling is as hostile as on a loaded CI runner.
+load_pids=()
+for _ in $(seq "$(nproc)"); do
+  yes >/dev/null &
+  load_pids+=($!)
+done
+trap 'kill "${load_pids[@]}" 2>/dev/null' EXIT
+
+failures=0
+log=$(mktemp)
+for run in $(seq "$runs"); do
+  if ! swift test --skip-build --scratch-path "$scratch" "${flags[@]}" "${filter_args[@]}" >"$log" 2>&1; then
+    failures=$((failures + 1))
+    echo "run $run FAILED:"
+    grep -E "✘|error|failed|FAIL|WARNING: ThreadSanitizer" "$log" | head -20
+  fi
+done
+echo "stress: $runs runs, $failures failed (load: $(nproc) busy loops${TSAN:+, thread sanitizer})"
+[ "$failures" = 0 ]
