@@ -12,9 +12,13 @@ let jsonPath: String =
   } ?? "lockstep-bench.json"
 
 // Each case lives in a file of its own; add new cases to this list.
-let cases: [BenchmarkCase] = [
-  taskDrainCase(quick: quick)
-]
+let cases: [BenchmarkCase] = onlySelected([
+  taskDrainCase(quick: quick),
+  controlledCallsCase(quick: quick),
+  debounceClockCase(quick: quick),
+  sleepersClockCase(quick: quick),
+  schedulerCase(quick: quick),
+])
 
 var all: [Measurement] = []
 for benchmarkCase in cases {

@@ -147,7 +147,7 @@ public final class TestTaskFactory: TaskFactory, Sendable {
     try await suspend(
       timeout: timeout,
       arrive: { id, waiter in
-        registry.withLock { $0.arriveIdleWaiter(id, waiter) } ? .suspended : .resumeNow(.success(()))
+        registry.withLock { $0.arriveIdleWaiter(id, waiter) }
       },
       depart: { id in registry.withLock { $0.departIdleWaiter(id) } },
       timeoutError: {

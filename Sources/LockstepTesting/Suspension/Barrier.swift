@@ -92,7 +92,7 @@ public final class Barrier: Sendable, CustomStringConvertible {
       arrive: { id, waiter in
         let (suspends, released) = state.withLock { $0.arrive(id, waiter) }
         for party in released { party.resume() }
-        return suspends ? .suspended : .resumeNow(.success(()))
+        return suspends
       },
       depart: { id in state.withLock { $0.depart(id) } },
       timeoutError: {

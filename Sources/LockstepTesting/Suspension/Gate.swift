@@ -89,7 +89,7 @@ public final class Gate: Sendable, CustomStringConvertible {
       arrive: { id, waiter in
         let (suspends, satisfied) = state.withLock { $0.arrive(id, waiter) }
         for watcher in satisfied { watcher.resume() }
-        return suspends ? .suspended : .resumeNow(.success(()))
+        return suspends
       },
       depart: { id in state.withLock { $0.departPasser(id) } },
       timeoutError: {
@@ -132,7 +132,7 @@ public final class Gate: Sendable, CustomStringConvertible {
       timeout: timeout,
       arrive: { id, waiter in
         state.withLock { $0.watchArrivals(id, target: count, waiter) }
-          ? .suspended : .resumeNow(.success(()))
+
       },
       depart: { id in state.withLock { $0.departWatcher(id) } },
       timeoutError: {

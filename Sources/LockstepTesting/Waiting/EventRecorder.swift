@@ -74,7 +74,7 @@ public final class EventRecorder<Value: Sendable>: Sendable, CustomStringConvert
     try await suspend(
       timeout: timeout,
       arrive: { id, waiter in
-        state.withLock { $0.watch(id, target: count, waiter) } ? .suspended : .resumeNow(.success(()))
+        state.withLock { $0.watch(id, target: count, waiter) }
       },
       depart: { id in state.withLock { $0.depart(id) } },
       timeoutError: {

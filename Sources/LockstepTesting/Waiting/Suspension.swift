@@ -20,66 +20,47 @@ struct WaiterID: Hashable, Comparable, Sendable, CustomStringConvertible {
 /// The continuation a primitive stores for a waiter.
 typealias Waiter<Value> = CheckedContinuation<Value, any Error>
 
-/// What a primitive decided when a waiter arrived.
-enum Arrival<Value> {
-  /// The waiter was stored and suspends until resumed, timed out or cancelled.
-  case suspended
-  /// The waiter does not need to wait.
-  case resumeNow(Result<Value, any Error>)
-}
-
-/// A continuation to resume with a result, decided under a lock and applied after it.
-struct Resumption<Value: Sendable>: Sendable {
-  let waiter: Waiter<Value>
-  let result: Result<Value, any Error>
-
-  func callAsFunction() { waiter.resume(with: result) }
-}
-
 /// Suspends the current task as a waiter of a primitive, bounded by `timeout` and ended early by
-/// cancellation.
+/// cancellation. Every bounded wait in Lockstep goes through here.
 ///
 /// - `arrive` runs synchronously (the primitive takes its lock inside) and either stores the
-///   continuation under `id` or says the waiter can go on at once.
-/// - `depart` removes the waiter if it is still stored and returns it; the caller of `depart` —
-///   timeout or cancellation — then resumes it. Whoever removes a waiter resumes it, exactly once.
+///   continuation under `id` and returns `true`, or returns `false` when there is nothing to wait
+///   for.
+/// - Whoever removes a stored waiter resumes it, exactly once: the primitive when the awaited
+///   event happens, or this function through `depart` on timeout or cancellation.
 /// - `timeoutError` describes, when the limit elapses, what was still pending; it runs before the
 ///   timed-out waiter is removed, so the waiter still counts as pending.
 ///
-/// The limit is only a failure bound: the timer is a real-time sleep that a passing test cancels.
-func suspend<Value: Sendable>(
+/// The limit is only a failure bound: a Dispatch timer (see ``Timeouts``) that a passing test
+/// cancels. The function is `nonisolated(nonsending)`: it runs on the caller's actor and leaves it
+/// only while suspended.
+nonisolated(nonsending) func suspend(
   timeout: Duration,
-  arrive: (WaiterID, Waiter<Value>) -> Arrival<Value>,
-  depart: @escaping @Sendable (WaiterID) -> Waiter<Value>?,
+  arrive: (WaiterID, Waiter<Void>) -> Bool,
+  depart: @escaping @Sendable (WaiterID) -> Waiter<Void>?,
   timeoutError: @escaping @Sendable () -> any Error
-) async throws -> Value {
+) async throws {
   let id = WaiterID.next()
-  let timer = Locked<Task<Void, Never>?>(nil)
+  let timer = Locked<(any CancellableTask)?>(nil)
   defer { timer.withLock { $0 }?.cancel() }
-  return try await withTaskCancellationHandler {
-    try await withCheckedThrowingContinuation { (continuation: Waiter<Value>) in
-      switch arrive(id, continuation) {
-      case .resumeNow(let result):
-        continuation.resume(with: result)
-      case .suspended:
-        // Cancellation that came before the waiter was stored found nothing to remove; the flag
-        // is already set, so check it now that the waiter is stored.
-        if Task.isCancelled {
-          depart(id)?.resume(throwing: CancellationError())
-          return
-        }
-        let task = Task.detached {
-          do {
-            try await Task.sleep(for: timeout)
-          } catch {
-            return  // the wait ended first
-          }
-          // Describe what is pending while this waiter still counts as pending.
-          let error = timeoutError()
-          depart(id)?.resume(throwing: error)
-        }
-        timer.withLock { $0 = task }
+  try await withTaskCancellationHandler {
+    try await withCheckedThrowingContinuation { (continuation: Waiter<Void>) in
+      guard arrive(id, continuation) else {
+        continuation.resume()
+        return
       }
+      // Cancellation that came before the waiter was stored found nothing to remove; the flag is
+      // already set, so check it now that the waiter is stored.
+      if Task.isCancelled {
+        depart(id)?.resume(throwing: CancellationError())
+        return
+      }
+      let bound = Timeouts.start(after: timeout) {
+        // Describe what is pending while this waiter still counts as pending.
+        let error = timeoutError()
+        depart(id)?.resume(throwing: error)
+      }
+      timer.withLock { $0 = bound }
     }
   } onCancel: {
     depart(id)?.resume(throwing: CancellationError())

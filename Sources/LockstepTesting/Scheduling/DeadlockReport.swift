@@ -1,0 +1,90 @@
+/// Thrown by ``withDeterministicScheduling(seed:gracePeriod:fileID:filePath:line:column:_:)`` when
+/// the body can no longer make progress: it has not finished, no job is ready, no task sleeps in
+/// virtual time, and nothing arrived from outside the run within the grace period.
+///
+/// The run does not wait in real time to find this out. Its ``description`` lists what the
+/// scheduler knew about the run's tasks:
+///
+/// ```swift
+/// do {
+///   try await withDeterministicScheduling {
+///     await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }  // never resumed
+///   }
+/// } catch let deadlock as DeterministicDeadlock {
+///   print(deadlock)   // "Deadlock in the deterministic run started at MyTests.swift:12:…"
+/// }
+/// ```
+public struct DeterministicDeadlock: Error, CustomStringConvertible, Sendable {
+  /// Where the deterministic run was started.
+  public let site: CallSite
+  /// The run's tasks, one description each: its number, its name if the scheduler saw it, and
+  /// what it last did. The body is known to be suspended; for the other tasks an executor cannot
+  /// tell a suspended task from a finished one, so the list can include finished tasks.
+  public let tasks: [String]
+  /// The virtual time at which the run stopped, from the start of the run.
+  public let virtualTime: Duration
+  /// Every job executed before the deadlock.
+  public let trace: SchedulerTrace
+  /// Whether the stuck tasks were left suspended for good (quarantined): cancelling the body did
+  /// not let it finish.
+  public let quarantined: Bool
+
+  /// A readable report, listing the suspended tasks one a line.
+  public var description: String {
+    var text =
+      "Deadlock in the deterministic run started at \(site): the body has not finished, no job is "
+      + "ready and no task sleeps (virtual time \(virtualTime), \(trace.steps.count) jobs run)."
+    if tasks.isEmpty {
+      text += " No task of the run is known."
+    } else {
+      text += " Tasks of the run (finished or suspended; the body is suspended):"
+      for task in tasks { text += "\n  - \(task)" }
+    }
+    if quarantined {
+      text += "\nThe stuck tasks stay suspended (quarantined); they are never run on another thread."
+    } else {
+      text += "\nThe body was cancelled to unwind it."
+    }
+    return text
+  }
+}
+
+/// Thrown when the deterministic scheduler cannot run on this toolchain or platform, or when it is
+/// misused (a run started inside another run).
+///
+/// ```swift
+/// do {
+///   try await withDeterministicScheduling { await model.load() }
+/// } catch let error as DeterministicSchedulingUnavailable {
+///   print(error.reason)
+/// }
+/// ```
+public struct DeterministicSchedulingUnavailable: Error, CustomStringConvertible, Sendable {
+  /// Why the scheduler cannot run.
+  public let reason: String
+
+  /// The reason, prefixed with what failed.
+  public var description: String { "Deterministic scheduling is unavailable: \(reason)" }
+}
+
+/// What the scheduler knew about one task of a run, for deadlock reports.
+struct TaskRecord: Sendable {
+  let number: Int
+  var name: String?
+  var jobsRun = 0
+  /// The trace index of the last job it ran.
+  var lastStep = 0
+  var lastOnMainActor = false
+
+  func describe(isBody: Bool) -> String {
+    var text = "task \(number)"
+    if let name { text += " \"\(name)\"" }
+    if isBody { text += " (the body)" }
+    text +=
+      jobsRun == 0
+      ? ", never ran"
+      : ", last ran at step \(lastStep + 1)"
+        + (lastOnMainActor ? " on the main actor" : "") + " (\(jobsRun) job(s) run)"
+    return text
+  }
+}

@@ -1,0 +1,234 @@
+// The only file of Lockstep that touches runtime symbols and experimental executor SPI.
+//
+// How the deterministic scheduler plugs into the Swift runtime (Swift 6.3):
+// - `_createExecutors(factory:)` replaces the process's default (global) executor and main
+//   executor with `LockstepDefaultExecutor` and `LockstepMainExecutor`, once, on the first run.
+//   Both forward every job that does not belong to a deterministic run to the executors that were
+//   installed before (the platform's), so the rest of the process keeps working as before.
+// - A job belongs to a run when it is enqueued on the run's drain thread (thread-local routing) or
+//   when it is a job of a task that already ran in the run (routing by runtime task id).
+// - The drain loop runs each job with `runSynchronously` on `LockstepDefaultExecutor` as the
+//   *task executor*; because it is a `SchedulingExecutor`, every `Task.sleep` and clock sleep of
+//   the job calls its `enqueue(_:at:tolerance:clock:)`, which puts the sleep in virtual time.
+//   Main-actor jobs run isolated to the main executor, on the drain thread.
+//
+// Installing late: in 6.3 `_createExecutors` just stores the two executors into the static
+// storage behind `Task.defaultExecutor` and `MainActor.executor` (two plain 8-byte stores each,
+// measured by disassembly), and the runtime reads that storage on every global/main enqueue.
+// Calling it after the process started therefore works; the only hazard is a thread that reads
+// the two-word existential in the nanosecond between the two stores, once per process.
+#if compiler(>=6.3)
+  @_spi(ExperimentalCustomExecutors) @_spi(ExperimentalScheduling) import _Concurrency
+#endif
+
+/// A runtime job held by the scheduler.
+struct ScheduledJob: SchedulableJob, @unchecked Sendable {
+  let job: UnownedJob
+  let isMainActor: Bool
+  let taskID: UInt64?
+}
+
+enum RuntimeHooks {
+  /// Installs the routing executors once; throws when this toolchain or OS cannot.
+  static func install() throws(DeterministicSchedulingUnavailable) {
+    if let reason = installation { throw DeterministicSchedulingUnavailable(reason: reason) }
+  }
+
+  /// `nil` once installed, otherwise why installing is impossible.
+  private static let installation: String? = {
+    guard DrainThread.isSupported else {
+      return "this platform has no thread-local storage the scheduler can use"
+    }
+    #if compiler(>=6.3)
+      if #available(macOS 26.4, iOS 26.4, tvOS 26.4, watchOS 26.4, visionOS 26.4, *) {
+        _ = Installed.defaultExecutor
+        _ = Installed.mainExecutor
+        _createExecutors(factory: LockstepExecutorFactory.self)
+        return nil
+      }
+      return "custom executors need macOS/iOS/tvOS/watchOS/visionOS 26.4 or later"
+    #else
+      return "it needs the Swift 6.3 compiler and runtime (custom executor factories and "
+        + "SchedulingExecutor); this is an older compiler"
+    #endif
+  }()
+
+  /// Runs one job of a run on the current (drain) thread.
+  static func run(_ job: ScheduledJob) {
+    #if compiler(>=6.3)
+      if #available(macOS 26.4, iOS 26.4, tvOS 26.4, watchOS 26.4, visionOS 26.4, *) {
+        let taskExecutor = Installed.defaultExecutor.asUnownedTaskExecutor()
+        if job.isMainActor {
+          ExecutorJob(job.job).runSynchronously(
+            isolatedTo: Installed.mainExecutor.asUnownedSerialExecutor(),
+            taskExecutor: taskExecutor)
+        } else {
+          ExecutorJob(job.job).runSynchronously(on: taskExecutor)
+        }
+        return
+      }
+    #endif
+    fatalError("a deterministic run started without installed executors")
+  }
+
+  /// Hands a job that does not belong to a run (any more) to the platform executors, after
+  /// `delay` of real time.
+  static func forward(_ job: ScheduledJob, after delay: Duration) {
+    #if compiler(>=6.3)
+      if #available(macOS 26.4, iOS 26.4, tvOS 26.4, watchOS 26.4, visionOS 26.4, *) {
+        if job.isMainActor {
+          Installed.mainExecutor.platform.enqueue(ExecutorJob(job.job))
+        } else {
+          Installed.defaultExecutor.forward(job.job, after: delay)
+        }
+        return
+      }
+    #endif
+  }
+
+  /// The name of the task running on this thread, if it has one.
+  static func currentTaskName() -> String? {
+    if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
+      return Task.name
+    }
+    return nil
+  }
+}
+
+#if compiler(>=6.3)
+  @_silgen_name("swift_task_getJobTaskId")
+  private func runtimeJobTaskID(_ job: UnownedJob) -> UInt64
+
+  @available(macOS 26.4, iOS 26.4, tvOS 26.4, watchOS 26.4, visionOS 26.4, *)
+  private func scheduledJob(_ job: UnownedJob, isMainActor: Bool) -> ScheduledJob {
+    let isTask = ExecutorJob(job).kind.rawValue == ExecutorJob.Kind.task.rawValue
+    return ScheduledJob(
+      job: job, isMainActor: isMainActor, taskID: isTask ? runtimeJobTaskID(job) : nil)
+  }
+
+  /// The delay from now until `instant` on `clock`, rounded up to a 100 µs grid: the runtime hands
+  /// over a deadline computed from the real clock a few microseconds earlier (3 µs measured in
+  /// debug builds), and rounding makes `sleep(for: .milliseconds(80))` exactly 80 ms of virtual
+  /// time, so that the order of sleepers does not depend on real-time jitter.
+  @available(macOS 26.4, iOS 26.4, tvOS 26.4, watchOS 26.4, visionOS 26.4, *)
+  private func delay<C: Clock>(until instant: C.Instant, clock: C) -> Duration {
+    let raw: Duration
+    if let instant = instant as? ContinuousClock.Instant {
+      raw = ContinuousClock.now.duration(to: instant)
+    } else if let instant = instant as? SuspendingClock.Instant {
+      raw = SuspendingClock.now.duration(to: instant)
+    } else if let duration = clock.now.duration(to: instant) as? Duration {
+      raw = duration
+    } else {
+      raw = .zero
+    }
+    return roundedUpToGrid(raw)
+  }
+
+  private func roundedUpToGrid(_ duration: Duration) -> Duration {
+    guard duration > .zero else { return .zero }
+    let (seconds, attoseconds) = duration.components
+    let grid: Int64 = 100_000_000_000_000  // 100 µs in attoseconds
+    let roundedAtto = (attoseconds + grid - 1) / grid * grid
+    return .seconds(seconds) + .nanoseconds(roundedAtto / 1_000_000_000)
+  }
+
+  @available(macOS 26.4, iOS 26.4, tvOS 26.4, watchOS 26.4, visionOS 26.4, *)
+  private enum Installed {
+    static let defaultExecutor = LockstepDefaultExecutor(platform: Task.defaultExecutor)
+    static let mainExecutor = LockstepMainExecutor(platform: MainActor.executor)
+  }
+
+  @available(macOS 26.4, iOS 26.4, tvOS 26.4, watchOS 26.4, visionOS 26.4, *)
+  private struct LockstepExecutorFactory: ExecutorFactory {
+    static var mainExecutor: any MainExecutor { Installed.mainExecutor }
+    static var defaultExecutor: any TaskExecutor { Installed.defaultExecutor }
+  }
+
+  /// The process's default executor while Lockstep is installed, and the task executor the drain
+  /// loop runs jobs on.
+  @available(macOS 26.4, iOS 26.4, tvOS 26.4, watchOS 26.4, visionOS 26.4, *)
+  private final class LockstepDefaultExecutor: TaskExecutor, SchedulingExecutor,
+    @unchecked Sendable
+  {
+    let platform: any TaskExecutor
+
+    init(platform: any TaskExecutor) { self.platform = platform }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+      let job = UnownedJob(job)
+      let scheduled = scheduledJob(job, isMainActor: false)
+      if let run = routedRun(forTask: scheduled.taskID) {
+        run.noteRunningTaskNameIfDraining()
+        run.enqueue(scheduled)
+      } else {
+        platform.enqueue(ExecutorJob(job))
+      }
+    }
+
+    func enqueue<C: Clock>(
+      _ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration?, clock: C
+    ) {
+      let job = UnownedJob(job)
+      if let run = DrainThread.current {
+        run.noteRunningTaskNameIfDraining()
+        run.schedule(
+          scheduledJob(job, isMainActor: false), after: delay(until: instant, clock: clock))
+      } else if let scheduling = platform as? any SchedulingExecutor {
+        scheduling.enqueue(ExecutorJob(job), at: instant, tolerance: tolerance, clock: clock)
+      } else {
+        platform.enqueue(ExecutorJob(job))
+      }
+    }
+
+    func enqueue<C: Clock>(
+      _ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C
+    ) {
+      let job = UnownedJob(job)
+      if let run = DrainThread.current {
+        run.noteRunningTaskNameIfDraining()
+        let exact = delay as? Duration ?? .zero
+        run.schedule(scheduledJob(job, isMainActor: false), after: exact)
+      } else if let scheduling = platform as? any SchedulingExecutor {
+        scheduling.enqueue(ExecutorJob(job), after: delay, tolerance: tolerance, clock: clock)
+      } else {
+        platform.enqueue(ExecutorJob(job))
+      }
+    }
+
+    /// Hands a job to the platform executor, after `delay` of real time.
+    func forward(_ job: UnownedJob, after delay: Duration) {
+      if delay > .zero, let scheduling = platform as? any SchedulingExecutor {
+        scheduling.enqueue(ExecutorJob(job), after: delay, clock: ContinuousClock())
+      } else {
+        platform.enqueue(ExecutorJob(job))
+      }
+    }
+  }
+
+  /// The process's main executor while Lockstep is installed: main-actor jobs of a run go to the
+  /// run, everything else to the platform's main executor.
+  @available(macOS 26.4, iOS 26.4, tvOS 26.4, watchOS 26.4, visionOS 26.4, *)
+  private final class LockstepMainExecutor: MainExecutor, @unchecked Sendable {
+    let platform: any MainExecutor
+
+    init(platform: any MainExecutor) { self.platform = platform }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+      let job = UnownedJob(job)
+      let scheduled = scheduledJob(job, isMainActor: true)
+      if let run = routedRun(forTask: scheduled.taskID) {
+        run.noteRunningTaskNameIfDraining()
+        run.enqueue(scheduled)
+      } else {
+        platform.enqueue(ExecutorJob(job))
+      }
+    }
+
+    func run() throws { try platform.run() }
+    func stop() { platform.stop() }
+    var isMainExecutor: Bool { true }
+    func checkIsolated() { platform.checkIsolated() }
+    func isIsolatingCurrentContext() -> Bool? { platform.isIsolatingCurrentContext() }
+  }
+#endif

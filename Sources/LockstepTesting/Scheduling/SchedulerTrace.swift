@@ -1,0 +1,67 @@
+/// The record of one deterministic run: every job the scheduler executed, in order, and the task
+/// it belonged to.
+///
+/// Tasks are numbered 1, 2, 3… in the order the run first saw them, so traces of two runs of the
+/// same workload compare equal exactly when the scheduler made the same choices:
+///
+/// ```swift
+/// let first = try await withDeterministicScheduling(seed: 7) { await model.refresh() }
+/// let again = try await withDeterministicScheduling(seed: 7) { await model.refresh() }
+/// #expect(first.trace == again.trace)
+/// ```
+public struct SchedulerTrace: Sendable, Equatable, CustomStringConvertible {
+  /// One executed job.
+  ///
+  /// ```swift
+  /// for step in outcome.trace.steps where step.isMainActor { print(step) }
+  /// ```
+  public struct Step: Sendable, Equatable, CustomStringConvertible {
+    /// The run-local number of the task the job belonged to (1 is the first task seen), or `nil`
+    /// for a job that is not a task (an actor's processing job, for example).
+    public let task: Int?
+    /// Whether the job ran isolated to the main actor.
+    public let isMainActor: Bool
+    /// The virtual time at which it ran, measured from the start of the run.
+    public let time: Duration
+    /// Whether virtual time jumped forward to wake this job from a sleep.
+    public let wokeFromSleep: Bool
+
+    /// `task 3 @MainActor at 0.08 seconds (woke)`.
+    public var description: String {
+      var text = task.map { "task \($0)" } ?? "job"
+      if isMainActor { text += " @MainActor" }
+      text += " at \(time)"
+      if wokeFromSleep { text += " (woke)" }
+      return text
+    }
+  }
+
+  /// Every executed job, in execution order.
+  public internal(set) var steps: [Step] = []
+  /// The names of the tasks that had one and were observed by the scheduler, by task number.
+  public internal(set) var taskNames: [Int: String] = [:]
+
+  /// The task numbers in execution order: the compact form used to compare interleavings.
+  ///
+  /// ```swift
+  /// print(outcome.trace.taskOrder)   // [1, 2, 1, 3, 2]
+  /// ```
+  public var taskOrder: [Int] { steps.map { $0.task ?? 0 } }
+
+  /// One line per step.
+  public var description: String {
+    steps.enumerated().map { index, step in
+      let name = step.task.flatMap { taskNames[$0] }.map { " \"\($0)\"" } ?? ""
+      return "\(index + 1). \(step)\(name)"
+    }.joined(separator: "\n")
+  }
+
+  /// Two traces are equal when they executed the same steps; task names are not compared.
+  ///
+  /// ```swift
+  /// #expect(first.trace == again.trace)
+  /// ```
+  public static func == (lhs: SchedulerTrace, rhs: SchedulerTrace) -> Bool {
+    lhs.steps == rhs.steps
+  }
+}

@@ -1,0 +1,470 @@
+/// What a ``ControlledCalls`` does when the task of a caller waiting in it is cancelled.
+///
+/// ```swift
+/// let honest = ControlledCalls<Int, Book>("loader", cancellation: .throwsCancellationError)
+/// let stubborn = ControlledCalls<Int, Book>("loader")   // .ignored
+/// ```
+public enum ControlledCallsCancellation: Sendable, Equatable {
+  /// The call keeps waiting for the test, like a service that does not notice cancellation. The
+  /// default: it lets a test prove that a model rejects a late result by itself.
+  case ignored
+  /// A pending call ends with `CancellationError` as soon as its caller's task is cancelled —
+  /// also when the cancellation came before the call arrived. The call is still recorded.
+  case throwsCancellationError
+}
+
+/// The error that ends a call the test never completed, thrown into the fake's caller by the
+/// teardown check (``ControlledCalls/verifyAllCompleted(fileID:filePath:line:column:)``, the
+/// ``Testing/Trait/verifyingControlledCalls`` trait, or `addTeardownCheck(for:)`), and by every
+/// call that arrives after that check.
+///
+/// ```swift
+/// calls.verifyAllCompleted()
+/// // the model's pending `try await loader.load(id: 7)` throws:
+/// // "loader call #2 (argument: 7) was never completed"
+/// ```
+public struct ControlledCallNotCompletedError: Error, CustomStringConvertible, Sendable {
+  /// The name of the ``ControlledCalls`` instance, e.g. `"loader"`.
+  public let name: String
+  /// The call's id, 1 for the first call.
+  public let id: Int
+  /// The call's argument, as `String(reflecting:)` prints it.
+  public let argument: String
+
+  /// `loader call #2 (argument: 7) was never completed`.
+  public var description: String {
+    "\(name) call #\(id) (argument: \(argument)) was never completed"
+  }
+}
+
+/// Holds every call of a fake dependency until the test completes it, so the test decides when
+/// and in which order calls finish.
+///
+/// Put one inside a fake; each call gets an id in arrival order (1, 2, …), records its argument,
+/// and suspends until the test calls ``succeed(_:with:fileID:filePath:line:column:)`` or
+/// ``fail(_:with:fileID:filePath:line:column:)``:
+///
+/// ```swift
+/// struct FakeLoader: BookLoader {
+///   let calls = ControlledCalls<Int, Book>("loader")
+///   func load(id: Int) async throws -> Book { try await calls.call(id) }
+/// }
+///
+/// @MainActor @Test(.verifyingControlledCalls, .timeLimit(.minutes(1)))
+/// func olderResultIsRejected() async throws {
+///   let loader = FakeLoader()
+///   let model = BookScreenModel(loader: loader)
+///   let first = Task { await model.reload(id: 1) }
+///   try await loader.calls.waitUntilPending(1)      // the loader has really received request 1
+///   let second = Task { await model.reload(id: 2) }
+///   try await loader.calls.waitUntilPending(2)
+///   loader.calls.succeed(2, with: Book(id: 2, title: "New"))
+///   await second.value
+///   loader.calls.succeed(1, with: Book(id: 1, title: "Old"))
+///   await first.value
+///   #expect(model.book?.title == "New")
+///   #expect(!model.isLoading)
+/// }
+/// ```
+///
+/// - Every call is resumed exactly once: completing a call that does not exist or already ended
+///   is reported as a misuse at your line, never a crash or a double resume.
+/// - Cancellation of a caller is ignored by default (see ``ControlledCallsCancellation``).
+/// - Calls have no timeout: a call suspends until the test completes or fails it, its caller is
+///   cancelled (if the instance honours cancellation), or the teardown check ends it. Use the
+///   ``Testing/Trait/verifyingControlledCalls`` trait (Swift Testing), `addTeardownCheck(for:)`
+///   (XCTest) or ``verifyAllCompleted(fileID:filePath:line:column:)`` so a forgotten call is
+///   reported instead of leaking its continuation.
+public final class ControlledCalls<Argument: Sendable, Output: Sendable>: Sendable, CustomStringConvertible {
+  /// The name used in every report, e.g. `"loader"`.
+  public let name: String
+  /// What happens to a pending call when its caller's task is cancelled.
+  public let cancellation: ControlledCallsCancellation
+
+  private typealias State = ControlledCallsState<Argument, Output, Waiter<Output>, Waiter<Void>>
+  private let state = Locked(State())
+  private let creationSite: CallSite
+
+  /// Creates an instance with no calls. Inside a test that uses the
+  /// ``Testing/Trait/verifyingControlledCalls`` trait (or inside
+  /// ``withControlledCallsVerification(isolation:_:)``), it registers itself to be checked when
+  /// the test ends; unfinished calls are then reported at the line that created it.
+  ///
+  /// ```swift
+  /// let calls = ControlledCalls<String, [Result]>("search", cancellation: .throwsCancellationError)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - name: A name for reports: `"loader call #2 (argument: 7) was never completed"`.
+  ///   - cancellation: Whether a caller's cancellation ends its pending call.
+  public init(
+    _ name: String = "controlled", cancellation: ControlledCallsCancellation = .ignored,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line, column: UInt = #column
+  ) {
+    self.name = name
+    self.cancellation = cancellation
+    self.creationSite = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    TeardownRegistry.registerWithCurrentScope(self)
+  }
+
+  // MARK: The fake's side
+
+  /// Makes a call: records `argument` under the next id and suspends until the test completes
+  /// the call. The fake forwards its method to this.
+  ///
+  /// ```swift
+  /// func load(id: Int) async throws -> Book { try await calls.call(id) }
+  /// ```
+  ///
+  /// - Returns: The output the test passed to ``succeed(_:with:fileID:filePath:line:column:)``.
+  /// - Throws: The error passed to ``fail(_:with:fileID:filePath:line:column:)`` or
+  ///   ``failAll(_:)``; `CancellationError` when the instance honours cancellation;
+  ///   ``ControlledCallNotCompletedError`` when the teardown check ended the call.
+  public func call(_ argument: Argument) async throws -> Output {
+    let state = self.state
+    let (id, satisfied, immediate) = state.withLock { $0.register(argument) }
+    for watcher in satisfied { watcher.resume() }
+    if let immediate { return try immediate.get() }
+    switch cancellation {
+    case .ignored:
+      return try await withCheckedThrowingContinuation { (waiter: Waiter<Output>) in
+        if let outcome = state.withLock({ $0.attach(id, waiter) }) { waiter.resume(with: outcome) }
+      }
+    case .throwsCancellationError:
+      // If the task is already cancelled, `onCancel` runs first and ends the registered call;
+      // `attach` then delivers the CancellationError at once.
+      return try await withTaskCancellationHandler {
+        try await withCheckedThrowingContinuation { (waiter: Waiter<Output>) in
+          if let outcome = state.withLock({ $0.attach(id, waiter) }) { waiter.resume(with: outcome) }
+        }
+      } onCancel: {
+        state.withLock { $0.cancel(id) }?.resume(throwing: CancellationError())
+      }
+    }
+  }
+
+  // MARK: Reading
+
+  /// The arguments of every call so far, in arrival order: call `id` is at index `id - 1`.
+  ///
+  /// ```swift
+  /// #expect(loader.calls.arguments == [1, 2])
+  /// ```
+  public var arguments: [Argument] { state.withLock { $0.arguments } }
+
+  /// How many calls have arrived so far, completed or not.
+  ///
+  /// ```swift
+  /// #expect(loader.calls.callCount == 2)
+  /// ```
+  public var callCount: Int { state.withLock { $0.callCount } }
+
+  /// How many calls are suspended, waiting for the test.
+  ///
+  /// ```swift
+  /// loader.calls.succeed(1, with: book)
+  /// #expect(loader.calls.pendingCount == 0)
+  /// ```
+  public var pendingCount: Int { state.withLock { $0.pendingCount } }
+
+  /// The ids of the calls waiting for the test, oldest first.
+  ///
+  /// ```swift
+  /// #expect(loader.calls.pendingIDs == [1, 3])
+  /// ```
+  public var pendingIDs: [Int] { state.withLock { $0.pendingIDs } }
+
+  /// `ControlledCalls("loader") (3 calls, pending: #1, #3)`.
+  public var description: String {
+    let (count, pending) = state.withLock { ($0.callCount, $0.pendingIDs) }
+    let list = pending.isEmpty ? "none" : pending.map { "#\($0)" }.joined(separator: ", ")
+    return "ControlledCalls(\"\(name)\") (\(count) calls, pending: \(list))"
+  }
+
+  // MARK: Waiting
+
+  /// Waits until call `id` has really arrived — the fake has received it — and returns its
+  /// argument. Returns at once if it already has (even if it has been completed since).
+  ///
+  /// ```swift
+  /// model.reload(id: 7)
+  /// let requested = try await loader.calls.waitUntilPending(1)
+  /// #expect(requested == 7)
+  /// ```
+  ///
+  /// - Parameter timeout: A failure bound. When it elapses, the wait throws a
+  ///   ``WaitTimeoutError`` naming the call and listing the calls that did arrive.
+  /// - Returns: The call's argument.
+  /// - Throws: ``WaitTimeoutError``, or `CancellationError` if the waiting task is cancelled.
+  @discardableResult
+  public func waitUntilPending(
+    _ id: Int, timeout: Duration = .seconds(10),
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line, column: UInt = #column
+  ) async throws -> Argument {
+    let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    guard id >= 1 else {
+      let message = "\(name): call ids start at 1; waitUntilPending(\(id)) can never be satisfied"
+      reportIssue(message, at: site)
+      throw ControlledCallsMisuse(message: message)
+    }
+    // Fast path: a call that has already arrived needs no suspension.
+    if let argument = state.withLock({ $0.argument(of: id) }) { return argument }
+    try await waitForArrivals(
+      id, awaited: "\(name) call #\(id) to arrive", timeout: timeout, site: site)
+    return state.withLock { $0.argument(of: id)! }
+  }
+
+  /// Waits until at least `count` calls have arrived in total.
+  ///
+  /// ```swift
+  /// model.refreshAll()
+  /// try await loader.calls.waitUntilCallCount(3)
+  /// ```
+  ///
+  /// - Throws: ``WaitTimeoutError`` listing the calls that did arrive, or `CancellationError`.
+  public func waitUntilCallCount(
+    _ count: Int, timeout: Duration = .seconds(10),
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line, column: UInt = #column
+  ) async throws {
+    let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    try await waitForArrivals(
+      count, awaited: "\(count) call(s) of \(name)", timeout: timeout, site: site)
+  }
+
+  private func waitForArrivals(
+    _ target: Int, awaited: String, timeout: Duration, site: CallSite
+  ) async throws {
+    let state = self.state
+    let name = self.name
+    try await suspend(
+      timeout: timeout,
+      arrive: { id, waiter in
+        state.withLock { $0.watch(id, target: target, waiter) }
+      },
+      depart: { id in state.withLock { $0.departWatcher(id) } },
+      timeoutError: {
+        WaitTimeoutError(
+          awaited: awaited, timeout: timeout, site: site,
+          pending: state.withLock { Self.arrivedDescriptions($0, name: name) })
+      })
+  }
+
+  private static func arrivedDescriptions(_ state: State, name: String) -> [String] {
+    guard !state.calls.isEmpty else { return ["no call of \(name) has arrived"] }
+    return state.calls.map { call in
+      "arrived: \(name) call #\(call.id) (argument: \(String(reflecting: call.argument))), "
+        + (call.ending.map(\.description) ?? "pending")
+    }
+  }
+
+  // MARK: Completing
+
+  /// Completes call `id` with `output`: the fake's caller resumes and returns it.
+  ///
+  /// ```swift
+  /// loader.calls.succeed(2, with: Book(id: 2, title: "New"))
+  /// ```
+  ///
+  /// Completing a call that has not arrived or has already ended is reported as a misuse at your
+  /// line. A call that its caller's cancellation already ended (with
+  /// ``ControlledCallsCancellation/throwsCancellationError``) accepts the late result silently
+  /// and drops it, as a real service's late answer would be dropped.
+  public func succeed(
+    _ id: Int, with output: Output,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line, column: UInt = #column
+  ) {
+    complete(
+      id, verb: "succeed", as: .succeeded, with: .success(output),
+      site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// Fails call `id` with `error`: the fake's caller resumes and throws it.
+  ///
+  /// ```swift
+  /// loader.calls.fail(1, with: URLError(.notConnectedToInternet))
+  /// ```
+  ///
+  /// Failing a call that has not arrived or has already ended is reported as a misuse at your
+  /// line. A call that its caller's cancellation already ended accepts the late error silently.
+  public func fail(
+    _ id: Int, with error: any Error,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line, column: UInt = #column
+  ) {
+    complete(
+      id, verb: "fail", as: .failed, with: .failure(error),
+      site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// Completes the oldest pending call with `output`.
+  ///
+  /// ```swift
+  /// let id = loader.calls.succeedOldest(with: book)   // 1
+  /// ```
+  ///
+  /// - Returns: The id of the call it completed, or nil — reported as a misuse — when no call
+  ///   was pending.
+  @discardableResult
+  public func succeedOldest(
+    with output: Output,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line, column: UInt = #column
+  ) -> Int? {
+    completeOldest(
+      verb: "succeedOldest", as: .succeeded, with: .success(output),
+      site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// Fails the oldest pending call with `error`.
+  ///
+  /// ```swift
+  /// loader.calls.failOldest(with: LoaderError.offline)
+  /// ```
+  ///
+  /// - Returns: The id of the call it failed, or nil — reported as a misuse — when no call was
+  ///   pending.
+  @discardableResult
+  public func failOldest(
+    with error: any Error,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line, column: UInt = #column
+  ) -> Int? {
+    completeOldest(
+      verb: "failOldest", as: .failed, with: .failure(error),
+      site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// Fails every pending call with `error`, oldest first, and makes every later call fail with
+  /// it at once — for a dependency that is down for the rest of the test.
+  ///
+  /// ```swift
+  /// loader.calls.failAll(LoaderError.offline)
+  /// await model.reload(id: 3)          // fails at once, call #3 is still recorded
+  /// ```
+  public func failAll(_ error: any Error) {
+    let waiters = state.withLock { $0.endAll(as: .failed, with: error) }
+    for waiter in waiters { waiter.resume(throwing: error) }
+  }
+
+  // MARK: Teardown
+
+  /// The teardown check: reports every call the test never completed — by name, id and argument
+  /// — at your line, and ends each with ``ControlledCallNotCompletedError`` so that no
+  /// continuation leaks. Afterwards the instance is finished: later calls throw that error at
+  /// once.
+  ///
+  /// The ``Testing/Trait/verifyingControlledCalls`` trait and `addTeardownCheck(for:)` run it for
+  /// you when the test ends.
+  ///
+  /// ```swift
+  /// loader.calls.verifyAllCompleted()   // "loader call #2 (argument: 7) was never completed"
+  /// ```
+  ///
+  /// - Returns: Whether every call had been completed.
+  @discardableResult
+  public func verifyAllCompleted(
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line, column: UInt = #column
+  ) -> Bool {
+    verify(at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  private func verify(at site: CallSite) -> Bool {
+    let name = self.name
+    let found = state.withLock { state in
+      state.tearDown { call in
+        ControlledCallNotCompletedError(
+          name: name, id: call.id, argument: String(reflecting: call.argument))
+      }
+    }
+    for (call, _) in found {
+      let error = ControlledCallNotCompletedError(
+        name: name, id: call.id, argument: String(reflecting: call.argument))
+      reportIssue(
+        "\(error); the teardown check ended it with ControlledCallNotCompletedError. "
+          + "Complete it with succeed(\(call.id), with:) or fail(\(call.id), with:) before the test ends.",
+        at: site)
+    }
+    for case (_, let resume?) in found { resume.waiter.resume(throwing: resume.error) }
+    return found.isEmpty
+  }
+
+  // MARK: Helpers
+
+  private func complete(
+    _ id: Int, verb: String, as ending: CallEnding, with outcome: Result<Output, any Error>,
+    site: CallSite
+  ) {
+    let (found, waiter) = state.withLock { $0.complete(id, as: ending, with: outcome) }
+    waiter?.resume(with: outcome)
+    report(found, id: id, verb: verb, at: site)
+  }
+
+  private func completeOldest(
+    verb: String, as ending: CallEnding, with outcome: Result<Output, any Error>, site: CallSite
+  ) -> Int? {
+    let decision: (id: Int, waiter: Waiter<Output>?)? = state.withLock { state in
+      guard let id = state.oldestPendingID() else { return nil }
+      return (id, state.complete(id, as: ending, with: outcome).resume)
+    }
+    guard let decision else {
+      reportIssue("\(name): \(verb) found no pending call", at: site)
+      return nil
+    }
+    decision.waiter?.resume(with: outcome)
+    return decision.id
+  }
+
+  private func report(_ found: State.Completion, id: Int, verb: String, at site: CallSite) {
+    switch found {
+    case .completed, .alreadyEnded(.cancelled):
+      return
+    case .unknown:
+      let count = callCount
+      reportIssue(
+        "\(name): cannot \(verb) call #\(id): no such call has arrived (\(count) call(s) so far). "
+          + "Wait for it with waitUntilPending(\(id)) first.",
+        at: site)
+    case .alreadyEnded(let ending):
+      reportIssue("\(name): cannot \(verb) call #\(id): it already ended (\(ending)).", at: site)
+    }
+  }
+}
+
+extension ControlledCalls where Argument == Void {
+  /// Makes a call that takes no argument.
+  ///
+  /// ```swift
+  /// func refresh() async throws -> Feed { try await calls.call() }
+  /// ```
+  public func call() async throws -> Output { try await call(()) }
+}
+
+extension ControlledCalls where Output == Void {
+  /// Completes call `id`, which returns nothing.
+  ///
+  /// ```swift
+  /// saver.calls.succeed(1)
+  /// ```
+  public func succeed(
+    _ id: Int,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line, column: UInt = #column
+  ) {
+    succeed(id, with: (), fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+}
+
+extension ControlledCalls: TeardownVerifiable {
+  func verifyAtTeardown() -> Bool { verify(at: creationSite) }
+}
+
+/// Thrown by a wait that can never be satisfied, after the misuse is reported.
+struct ControlledCallsMisuse: Error, CustomStringConvertible {
+  let message: String
+  var description: String { message }
+}

@@ -1,0 +1,400 @@
+/// A clock whose time moves only when the test says so: tests of code that sleeps — debounce,
+/// retry with backoff, timeouts, polling — run in microseconds and never flake.
+///
+/// Production code takes `any Clock<Duration>` (`ContinuousClock()` in the app); the test passes a
+/// `TestClock`, waits until the code has really reached its sleep, and moves time:
+///
+/// ```swift
+/// @MainActor @Test(.timeLimit(.minutes(1)))
+/// func searchesAfterAQuietPeriod() async throws {
+///   let clock = TestClock()
+///   let model = DebouncedSearch(backend: backend, clock: clock, tasks: tasks)
+///   model.textChanged("swift")
+///   try await clock.waitForSleepers(count: 1)     // the model is really sleeping now
+///   await clock.advance(by: .milliseconds(79))
+///   #expect(backend.requests.isEmpty)
+///   await clock.advance(by: .milliseconds(1))     // wakes the sleeper
+///   try await tasks.waitUntilIdle()
+///   #expect(backend.requests == ["swift"])
+/// }
+/// ```
+///
+/// ## Time
+/// The clock starts at ``Instant/zero`` and moves only in ``advance(by:timeout:fileID:filePath:line:column:)``,
+/// ``advance(to:timeout:fileID:filePath:line:column:)`` and ``run(timeout:fileID:filePath:line:column:)``.
+/// Moving it backwards, or by a negative duration, is a misuse that is reported as a test issue at
+/// the call site; time then stays where it was. ``minimumResolution`` is zero.
+///
+/// ## Sleeping
+/// A call to ``sleep(until:tolerance:)`` registers the sleeper *synchronously*, before the task
+/// suspends, so ``sleeperCount`` and ``waitForSleepers(count:timeout:fileID:filePath:line:column:)``
+/// are exact: when they say a sleeper is there, it is suspended in `sleep`.
+/// - A deadline that is not in the future (`deadline <= now`) returns at once, without
+///   suspending, like `Task.sleep` with a past deadline; the sleeper is never counted.
+/// - A cancelled sleeper throws `CancellationError` and is removed. Cancellation is safe in every
+///   phase: a task cancelled before it reaches `sleep` throws at once and is never counted; a
+///   task cancelled after it was woken returns normally (its deadline was reached first).
+/// - `tolerance` is ignored: a sleeper wakes exactly at its deadline.
+///
+/// ## What `advance` guarantees
+/// 1. `now` is the target before any sleeper is resumed, so every woken sleeper reads the new time.
+/// 2. The sleepers due by the target (`deadline <= target`) are woken in deadline order, ties in
+///    the order they started sleeping. Sleepers due later stay registered.
+/// 3. Sleepers are resumed one at a time: before the next one is resumed, and before `advance`
+///    returns, the previous one's `sleep` call has *returned in its own task* — the task is
+///    running again, not merely scheduled. `sleep` calls therefore return in deadline order.
+///
+/// What `advance` cannot know is what a woken sleeper does after `sleep` returns. Its code runs
+/// concurrently with the test (and with the other woken sleepers) until its next suspension
+/// point: the hop back to its actor, another sleep, a call to a fake, or the end of its task. No
+/// clock can see that point, so wait for the one you expect:
+/// ``waitForSleepers(count:timeout:fileID:filePath:line:column:)`` when it sleeps again,
+/// `Gate.waitForArrivals` or a fake's own wait when it calls a fake, and
+/// `TestTaskFactory.waitUntilIdle()` when it finishes.
+///
+/// `advance`, `run` and `waitForSleepers` are `nonisolated(nonsending)`: they run on the caller's
+/// actor and leave it only while they wait, so a main-actor test does not hop off the main actor
+/// for an advance that wakes nobody.
+///
+/// `advance(by: .seconds(5))` is one jump: a loop that sleeps one second at a time wakes once and
+/// then sleeps until 6 s. To see every step, advance one step at a time and wait for the sleeper
+/// in between.
+public final class TestClock: Clock, Sendable, CustomStringConvertible {
+  /// A point in time of a ``TestClock``: an offset from the clock's zero.
+  ///
+  /// ```swift
+  /// let clock = TestClock()
+  /// await clock.advance(by: .seconds(2))
+  /// #expect(clock.now == .zero.advanced(by: .seconds(2)))
+  /// #expect(clock.now.offset == .seconds(2))
+  /// ```
+  public struct Instant: InstantProtocol, CustomStringConvertible {
+    /// The time since the clock's zero.
+    public let offset: Duration
+
+    /// Creates the instant `offset` after the clock's zero.
+    ///
+    /// ```swift
+    /// await clock.advance(to: TestClock.Instant(offset: .milliseconds(80)))
+    /// ```
+    public init(offset: Duration) {
+      self.offset = offset
+    }
+
+    /// The instant a new clock starts at.
+    ///
+    /// ```swift
+    /// #expect(TestClock().now == .zero)
+    /// ```
+    public static var zero: Instant { Instant(offset: .zero) }
+
+    /// The instant `duration` later (earlier, when negative).
+    ///
+    /// ```swift
+    /// let deadline = clock.now.advanced(by: .milliseconds(80))
+    /// ```
+    public func advanced(by duration: Duration) -> Instant {
+      Instant(offset: offset + duration)
+    }
+
+    /// The duration from this instant to `other`.
+    ///
+    /// ```swift
+    /// #expect(TestClock.Instant.zero.duration(to: clock.now) == .milliseconds(80))
+    /// ```
+    public func duration(to other: Instant) -> Duration {
+      other.offset - offset
+    }
+
+    /// Whether `lhs` is earlier than `rhs`.
+    ///
+    /// ```swift
+    /// #expect(TestClock.Instant.zero < clock.now)
+    /// ```
+    public static func < (lhs: Instant, rhs: Instant) -> Bool {
+      lhs.offset < rhs.offset
+    }
+
+    /// The offset, e.g. `0.08 seconds`.
+    public var description: String { "\(offset)" }
+  }
+
+  private let state = Locked(TestClockState<Waiter<Void>>())
+
+  /// Creates a clock at ``Instant/zero`` with no sleepers.
+  ///
+  /// ```swift
+  /// let clock = TestClock()
+  /// let model = RetryingLoader(clock: clock)
+  /// ```
+  public init() {}
+
+  /// The current time. It changes only when the test advances the clock.
+  ///
+  /// ```swift
+  /// await clock.advance(by: .milliseconds(80))
+  /// #expect(clock.now == .zero.advanced(by: .milliseconds(80)))
+  /// ```
+  public var now: Instant { Instant(offset: state.withLock { $0.now }) }
+
+  /// Zero: sleepers wake exactly at their deadlines.
+  ///
+  /// ```swift
+  /// #expect(TestClock().minimumResolution == .zero)
+  /// ```
+  public var minimumResolution: Duration { .zero }
+
+  /// How many sleepers are suspended in ``sleep(until:tolerance:)`` right now. Cancelled sleepers,
+  /// sleepers that returned at once and woken sleepers are not counted.
+  ///
+  /// ```swift
+  /// model.textChanged("swift")
+  /// try await clock.waitForSleepers(count: 1)
+  /// #expect(clock.sleeperCount == 1)
+  /// ```
+  public var sleeperCount: Int { state.withLock { $0.sleeperCount } }
+
+  /// The deadlines of the suspended sleepers, earliest first.
+  ///
+  /// ```swift
+  /// #expect(clock.pendingDeadlines == [.zero.advanced(by: .milliseconds(80))])
+  /// ```
+  public var pendingDeadlines: [Instant] {
+    state.withLock { $0.pendingDeadlines }.map(Instant.init(offset:))
+  }
+
+  /// `TestClock(now: 0.08 seconds, 1 sleeper(s), next deadline 0.16 seconds)`.
+  public var description: String {
+    let (now, count, next) = state.withLock { ($0.now, $0.sleeperCount, $0.nextDeadline()) }
+    return "TestClock(now: \(now), \(count) sleeper(s)"
+      + (next.map { ", next deadline \($0))" } ?? ")")
+  }
+
+  /// Suspends until the test moves the clock to `deadline` or later.
+  ///
+  /// Production code calls this through `Clock`, usually as `clock.sleep(for:)`:
+  ///
+  /// ```swift
+  /// func debounce(clock: any Clock<Duration>) async throws {
+  ///   try await clock.sleep(for: .milliseconds(80))
+  /// }
+  /// ```
+  ///
+  /// The sleeper is registered before the task suspends. A deadline that is not in the future
+  /// returns at once without suspending. `tolerance` is ignored.
+  ///
+  /// - Throws: `CancellationError` when the task is cancelled before it is woken, including when
+  ///   it was cancelled before it called `sleep`.
+  public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+    try Task.checkCancellation()
+    let state = self.state
+    if deadline.offset <= state.withLock({ $0.now }) { return }
+    let id = WaiterID.next()
+    try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { (continuation: Waiter<Void>) in
+        let decision = state.withLock {
+          $0.sleep(id, until: deadline.offset, continuation, isCancelled: Task.isCancelled)
+        }
+        switch decision {
+        case .suspended(let satisfied):
+          for watcher in satisfied { watcher.resume() }
+        case .elapsed:
+          continuation.resume()
+        case .cancelled:
+          continuation.resume(throwing: CancellationError())
+        }
+      }
+    } onCancel: {
+      state.withLock { $0.cancel(id) }?.resume(throwing: CancellationError())
+    }
+    // Woken by an advance (or the deadline passed while registering): tell the advance that this
+    // sleeper is running again.
+    let watchers = state.withLock { $0.returned(id) }
+    for watcher in watchers { watcher.resume() }
+  }
+
+  /// Moves time forward by `duration` and wakes every sleeper that is due.
+  ///
+  /// ```swift
+  /// try await clock.waitForSleepers(count: 1)
+  /// await clock.advance(by: .milliseconds(79))       // nothing due yet
+  /// #expect(await clock.advance(by: .milliseconds(1)) == 1)
+  /// ```
+  ///
+  /// See the guarantees in ``TestClock``: `now` moves first, sleepers wake in deadline order (ties
+  /// in the order they started sleeping), and each woken sleeper's `sleep` call has returned
+  /// before this method returns.
+  ///
+  /// A negative duration is a misuse, reported as a test issue at the call site; time does not
+  /// move.
+  ///
+  /// - Parameter timeout: A failure bound for a woken sleeper to return from `sleep` (it only
+  ///   elapses when the executor that runs the sleeper is blocked); reported as an issue.
+  /// - Returns: How many sleepers were woken.
+  @discardableResult
+  nonisolated(nonsending) public func advance(
+    by duration: Duration, timeout: Duration = .seconds(10),
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line, column: UInt = #column
+  ) async -> Int {
+    let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    guard duration >= .zero else {
+      reportIssue(
+        "TestClock.advance(by: \(duration)): a clock cannot go back in time; advance by a "
+          + "duration of zero or more. Time stays at \(now).",
+        at: site)
+      return 0
+    }
+    let decision = state.withLock { $0.advance(to: $0.now + duration) }
+    return await apply(decision, target: "by: \(duration)", timeout: timeout, site: site)
+  }
+
+  /// Moves time forward to `deadline` and wakes every sleeper that is due.
+  ///
+  /// ```swift
+  /// await clock.advance(to: .zero.advanced(by: .seconds(1)))
+  /// #expect(clock.now.offset == .seconds(1))
+  /// ```
+  ///
+  /// Same guarantees as ``advance(by:timeout:fileID:filePath:line:column:)``. A deadline earlier
+  /// than ``now`` is a misuse, reported as a test issue at the call site; time does not move.
+  /// Advancing to ``now`` does nothing.
+  ///
+  /// - Returns: How many sleepers were woken.
+  @discardableResult
+  nonisolated(nonsending) public func advance(
+    to deadline: Instant, timeout: Duration = .seconds(10),
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line, column: UInt = #column
+  ) async -> Int {
+    let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    let decision = state.withLock { $0.advance(to: deadline.offset) }
+    return await apply(decision, target: "to: \(deadline)", timeout: timeout, site: site)
+  }
+
+  /// Advances to each next deadline in turn, waking its sleepers, until no sleeper is left.
+  ///
+  /// ```swift
+  /// let download = Task { try await loader.loadWithRetries() }
+  /// try await clock.waitForSleepers(count: 1)
+  /// await clock.run()
+  /// ```
+  ///
+  /// Each step is an ``advance(to:timeout:fileID:filePath:line:column:)`` to the earliest
+  /// deadline. A woken sleeper that sleeps again before the next step looks for a deadline is
+  /// included; one that gets there later is not — `run()` cannot know whether a woken sleeper
+  /// is going to sleep again. When the code under test sleeps more than once, advance step by step
+  /// and call ``waitForSleepers(count:timeout:fileID:filePath:line:column:)`` in between.
+  ///
+  /// - Parameter timeout: A failure bound in real time: if sleepers are still left after it (code
+  ///   that sleeps in an endless loop), an issue naming them is reported and `run` returns.
+  /// - Returns: How many sleepers were woken.
+  @discardableResult
+  nonisolated(nonsending) public func run(
+    timeout: Duration = .seconds(10),
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line, column: UInt = #column
+  ) async -> Int {
+    let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    let limit = ContinuousClock.now.advanced(by: timeout)
+    var woken = 0
+    while let due = state.withLock({ $0.advanceToNextDeadline() }) {
+      woken += await resumeInOrder(due, timeout: timeout, site: site)
+      if ContinuousClock.now >= limit, sleeperCount > 0 {
+        reportIssue(
+          "TestClock.run() gave up after \(timeout) of real time with sleepers left (does the code "
+            + "under test sleep in an endless loop? advance(to:) a bounded time instead). \(self)",
+          at: site)
+        break
+      }
+    }
+    return woken
+  }
+
+  /// Waits until at least `count` sleepers are suspended in ``sleep(until:tolerance:)`` — the way
+  /// a test knows the code under test has really reached its sleep before it moves time.
+  ///
+  /// ```swift
+  /// model.textChanged("swift")
+  /// try await clock.waitForSleepers(count: 1)
+  /// await clock.advance(by: .milliseconds(80))
+  /// ```
+  ///
+  /// - Throws: ``WaitTimeoutError`` naming the clock and how many sleepers there were, or
+  ///   `CancellationError`.
+  nonisolated(nonsending) public func waitForSleepers(
+    count: Int = 1, timeout: Duration = .seconds(10),
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line, column: UInt = #column
+  ) async throws {
+    let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    let state = self.state
+    try await suspend(
+      timeout: timeout,
+      arrive: { id, waiter in state.withLock { $0.watchSleepers(id, target: count, waiter) } },
+      depart: { id in state.withLock { $0.departCountWatcher(id) } },
+      timeoutError: { [self] in
+        WaitTimeoutError(
+          awaited: "\(count) sleeper(s) on the TestClock", timeout: timeout, site: site,
+          pending: ["\(sleeperCount) of \(count) sleeping; \(self)"])
+      })
+  }
+
+  // MARK: - Waking
+
+  nonisolated(nonsending) private func apply(
+    _ decision: TestClockState<Waiter<Void>>.AdvanceDecision, target: String,
+    timeout: Duration, site: CallSite
+  ) async -> Int {
+    switch decision {
+    case .backwards(let now):
+      reportIssue(
+        "TestClock.advance(\(target)): a clock cannot go back in time; it is already at \(now). "
+          + "Time stays where it was.",
+        at: site)
+      return 0
+    case .advanced(let woken):
+      return await resumeInOrder(woken, timeout: timeout, site: site)
+    }
+  }
+
+  /// Resumes woken sleepers one at a time, each after the previous one's `sleep` has returned.
+  /// Every sleeper is resumed even if this task is cancelled or a sleeper is late; only the
+  /// waiting is skipped then.
+  nonisolated(nonsending) private func resumeInOrder(
+    _ woken: [(id: WaiterID, waiter: Waiter<Void>)], timeout: Duration, site: CallSite
+  ) async -> Int {
+    var waiting = true
+    for (index, sleeper) in woken.enumerated() {
+      sleeper.waiter.resume()
+      guard waiting else { continue }
+      do {
+        try await waitForReturn(of: sleeper.id, timeout: timeout, site: site)
+      } catch is CancellationError {
+        waiting = false
+      } catch {
+        reportIssue(
+          "TestClock.advance: woken sleeper \(index + 1) of \(woken.count) did not return from sleep "
+            + "within \(timeout); is the executor that runs it blocked? \(error)",
+          at: site)
+        waiting = false
+      }
+    }
+    return woken.count
+  }
+
+  nonisolated(nonsending) private func waitForReturn(of sleeper: WaiterID, timeout: Duration, site: CallSite)
+    async throws
+  {
+    let state = self.state
+    try await suspend(
+      timeout: timeout,
+      arrive: { id, waiter in state.withLock { $0.watchReturn(id, of: sleeper, waiter) } },
+      depart: { id in state.withLock { $0.departReturnWatcher(id) } },
+      timeoutError: {
+        WaitTimeoutError(
+          awaited: "a woken sleeper to return from TestClock.sleep", timeout: timeout, site: site,
+          pending: ["sleeper \(sleeper)"])
+      })
+  }
+}

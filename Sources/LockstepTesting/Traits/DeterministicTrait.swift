@@ -1,0 +1,88 @@
+#if canImport(Testing)
+  public import Testing
+
+  /// The trait behind ``Testing/Trait/deterministic(seed:gracePeriod:fileID:filePath:line:column:)``: it runs each test, and
+  /// each case of a parameterized test, under the deterministic scheduler.
+  ///
+  /// ```swift
+  /// @Test(.deterministic(seed: 3)) @MainActor func refreshes() async {
+  ///   let model = FeedModel()
+  ///   await model.refresh()          // its tasks, sleeps and main-actor hops run in seed-3 order
+  ///   #expect(model.items.count == 20)
+  /// }
+  /// ```
+  public struct DeterministicSchedulingTrait: TestTrait, SuiteTrait, TestScoping {
+    /// The seed of the run's order, or `nil` for FIFO.
+    public let seed: UInt64?
+    /// How long to wait in real time for a job from outside the run before reporting a deadlock.
+    public let gracePeriod: Duration
+    /// Where the trait was written, for reports.
+    let site: CallSite
+
+    /// Applies to every test of a suite it is attached to.
+    public var isRecursive: Bool { true }
+
+    /// Scopes each test case, not the suite as a whole.
+    ///
+    /// ```swift
+    /// @Suite(.deterministic()) struct FeedTests { /* every test runs under the scheduler */ }
+    /// ```
+    public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
+      testCase == nil ? nil : self
+    }
+
+    /// Runs the test case inside
+    /// ``withDeterministicScheduling(seed:timeout:gracePeriod:fileID:filePath:line:column:_:)``.
+    /// A deadlock fails the test with the scheduler's report.
+    ///
+    /// ```swift
+    /// @Test(.deterministic()) func loads() async { await model.load() }
+    /// ```
+    public func provideScope(
+      for test: Test, testCase: Test.Case?,
+      performing function: @Sendable () async throws -> Void
+    ) async throws {
+      // A deadlock that cancelling the body resolves fails the test with the report. One that it
+      // does not resolve leaves a quarantined task holding `function`, and
+      // `withoutActuallyEscaping` then stops the process ("closure has escaped"): Swift 6.3 gives
+      // no way to run a non-escaping test function in a task that may never finish.
+      try await withoutActuallyEscaping(function) { function in
+        try await withDeterministicScheduling(
+          seed: seed, gracePeriod: gracePeriod, fileID: site.fileID, filePath: site.filePath,
+          line: site.line, column: site.column
+        ) {
+          try await function()
+        }
+      }
+    }
+  }
+
+  extension Trait where Self == DeterministicSchedulingTrait {
+    /// Runs the test body, and every job it causes, on the deterministic scheduler: one thread, a
+    /// seeded order, virtual time, and a report instead of a hang on deadlock. `@MainActor` tests
+    /// work; deterministic tests never overlap one another, even when tests run in parallel.
+    ///
+    /// ```swift
+    /// @Test(.deterministic(seed: 42)) func debounces() async throws {
+    ///   let search = DebouncedSearch()
+    ///   search.type("swift")
+    ///   try await Task.sleep(for: .milliseconds(80))   // virtual: no real wait
+    ///   #expect(search.requests == ["swift"])
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - seed: `nil` for FIFO order, or a seed for a reproducible pseudo-random order.
+    ///   - gracePeriod: How long to wait in real time for jobs from outside the run (real I/O,
+    ///     other threads) before reporting a deadlock.
+    public static func deterministic(
+      seed: UInt64? = nil, gracePeriod: Duration = .zero,
+      fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+      line: UInt = #line, column: UInt = #column
+    ) -> Self {
+      DeterministicSchedulingTrait(
+        seed: seed, gracePeriod: gracePeriod,
+        site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+    }
+  }
+#endif

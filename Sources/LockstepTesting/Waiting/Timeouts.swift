@@ -1,0 +1,39 @@
+import Dispatch
+
+/// Starts the failure bounds of Lockstep's waits.
+///
+/// A bound is a Dispatch timer, not a Swift task: it costs about a microsecond, never polls, and
+/// no executor — the deterministic scheduler included — ever sees it. Inside a deterministic run
+/// (on its drain thread) the bound is instead a task that sleeps, so that it elapses in the run's
+/// virtual time: a wait that can never end fails at once instead of after real seconds.
+enum Timeouts {
+  /// Calls `expire` once `timeout` has elapsed, unless the returned handle is cancelled first.
+  static func start(
+    after timeout: Duration, _ expire: @escaping @Sendable () -> Void
+  ) -> any CancellableTask {
+    if DrainThread.current != nil {
+      return Task {
+        do {
+          try await Task.sleep(for: timeout)
+        } catch {
+          return  // the wait ended first
+        }
+        expire()
+      }
+    }
+    let item = DispatchWorkItem(block: expire)
+    let nanoseconds = timeout.components.seconds.multipliedReportingOverflow(by: 1_000_000_000)
+    let delay: DispatchTimeInterval =
+      nanoseconds.overflow || nanoseconds.partialValue > Int64(Int.max)
+      ? .never
+      : .nanoseconds(Int(nanoseconds.partialValue + timeout.components.attoseconds / 1_000_000_000))
+    DispatchQueue.global().asyncAfter(deadline: .now() + delay, execute: item)
+    return DispatchTimer(item: item)
+  }
+}
+
+/// A scheduled Dispatch work item; cancelling it is thread-safe.
+private struct DispatchTimer: CancellableTask, @unchecked Sendable {
+  let item: DispatchWorkItem
+  func cancel() { item.cancel() }
+}

@@ -1,0 +1,286 @@
+import Foundation
+import Testing
+import XCTest
+
+@testable import LockstepTesting
+
+/// Whether the caller runs on a deterministic run's drain thread.
+private func onSchedulerThread() -> Bool { DrainThread.current != nil }
+
+private actor Counter {
+  var value = 0
+  func increment() -> Bool {
+    value += 1
+    return onSchedulerThread()
+  }
+}
+
+@MainActor private func mainActorWork() -> Bool { onSchedulerThread() }
+
+/// Tasks that interleave at every yield: the order of `log` depends on the scheduler's choices.
+private func interleavingWorkload() async -> [Int] {
+  let log = Locked<[Int]>([])
+  await withTaskGroup(of: Void.self) { group in
+    for worker in 0..<5 {
+      group.addTask {
+        for _ in 0..<4 {
+          log.withLock { $0.append(worker) }
+          await Task.yield()
+        }
+      }
+    }
+  }
+  return log.value
+}
+
+@Suite(.timeLimit(.minutes(1)))
+struct DeterministicSchedulingTests {
+  @Test func everyKindOfJobRunsOnTheSchedulerThread() async throws {
+    let checks = try await withDeterministicScheduling { () async throws -> [String: Bool] in
+      var checks: [String: Bool] = ["body": onSchedulerThread()]
+      checks["Task {}"] = await Task { onSchedulerThread() }.value
+      checks["Task.detached"] = await Task.detached { onSchedulerThread() }.value
+      async let child = onSchedulerThread()
+      checks["async let"] = await child
+      checks["task group"] = await withTaskGroup(of: Bool.self) { group in
+        group.addTask { onSchedulerThread() }
+        return await group.next()!
+      }
+      let counter = Counter()
+      checks["actor"] = await counter.increment()
+      await Task.yield()
+      checks["after yield"] = onSchedulerThread()
+      _ = await counter.increment()
+      await Task.yield()
+      checks["yield after actor call"] = onSchedulerThread()
+      await withCheckedContinuation { continuation in
+        Task { continuation.resume() }
+      }
+      checks["continuation resume"] = onSchedulerThread()
+      checks["MainActor"] = await mainActorWork()
+      try await Task.sleep(for: .seconds(30))
+      checks["after Task.sleep"] = onSchedulerThread()
+      try await ContinuousClock().sleep(for: .seconds(1))
+      try await SuspendingClock().sleep(for: .seconds(1))
+      checks["after clock sleeps"] = onSchedulerThread()
+      return checks
+    }
+    for (kind, onThread) in checks.sorted(by: { $0.key < $1.key }) {
+      #expect(onThread, "\(kind) did not run on the scheduler's thread")
+    }
+    #expect(checks.count == 12)
+  }
+
+  @Test func theSameSeedGivesTheSameTraceAThousandTimes() async throws {
+    let reference = try await runDeterministically(seed: 12345) { await interleavingWorkload() }
+    for _ in 0..<1000 {
+      let again = try await runDeterministically(seed: 12345) { await interleavingWorkload() }
+      #expect(again.trace == reference.trace)
+      #expect(again.value == reference.value)
+      if again.trace != reference.trace { break }
+    }
+  }
+
+  @Test func differentSeedsGiveDifferentOrders() async throws {
+    var orders = Set<[Int]>()
+    for seed in UInt64(1)...10 {
+      orders.insert(try await withDeterministicScheduling(seed: seed) { await interleavingWorkload() })
+    }
+    #expect(orders.count >= 8)
+    let fifo = try await withDeterministicScheduling { await interleavingWorkload() }
+    // FIFO: round robin, worker after worker.
+    #expect(fifo == (0..<4).flatMap { _ in Array(0..<5) })
+  }
+
+  @Test func longSleepsRunInVirtualTimeInDeadlineOrder() async throws {
+    let outcome = try await runDeterministically { () async throws -> [String] in
+      let log = Locked<[String]>([])
+      async let slow: Void = {
+        try await Task.sleep(for: .seconds(600))
+        log.withLock { $0.append("ten minutes") }
+      }()
+      async let fast: Void = {
+        try await Task.sleep(for: .milliseconds(80))
+        log.withLock { $0.append("80 ms") }
+      }()
+      try await slow
+      try await fast
+      return log.value
+    }
+    #expect(outcome.value == ["80 ms", "ten minutes"])
+    #expect(outcome.trace.steps.last?.time ?? .zero >= .seconds(600))
+    #expect(outcome.trace.steps.contains { $0.wokeFromSleep })
+  }
+
+  @Test func aCancelledSleepIsCleanedUp() async throws {
+    let cancelled = try await withDeterministicScheduling { () async -> Bool in
+      let sleeper = Task { try await Task.sleep(for: .seconds(3600)) }
+      await Task.yield()
+      sleeper.cancel()
+      return await (try? sleeper.value) == nil
+    }
+    #expect(cancelled)
+  }
+
+  @Test func aDeadlockIsReportedAtOnceWithTheTaskNames() async throws {
+    let error = await #expect(throws: DeterministicDeadlock.self) {
+      try await withDeterministicScheduling {
+        let stuck = Task(name: "stuck worker") {
+          await Task.yield()
+          await withUnsafeContinuation { (_: UnsafeContinuation<Void, Never>) in }
+        }
+        await stuck.value
+      }
+    }
+    #expect(error?.quarantined == true)
+    #expect(error?.description.contains("\"stuck worker\"") == true)
+    #expect(error?.description.contains("(the body)") == true)
+    #expect(error?.site.fileID.description == "LockstepTestingTests/DeterministicSchedulingTests.swift")
+  }
+
+  @Test func aCancellableDeadlockUnwindsTheBody() async throws {
+    let error = await #expect(throws: DeterministicDeadlock.self) {
+      try await withDeterministicScheduling {
+        let waiter = Locked<CheckedContinuation<Void, any Error>?>(nil)
+        try await withTaskCancellationHandler {
+          try await withCheckedThrowingContinuation { continuation in
+            waiter.withLock { $0 = continuation }
+          }
+        } onCancel: {
+          waiter.withLock { $0 }?.resume(throwing: CancellationError())
+        }
+      }
+    }
+    #expect(error?.quarantined == false)
+  }
+
+  @Test func aGateTimeoutFiresInVirtualTime() async throws {
+    let gate = Gate("never opened")
+    await #expect(throws: WaitTimeoutError.self) {
+      try await withDeterministicScheduling { try await gate.wait(timeout: .seconds(3600)) }
+    }
+  }
+
+  @Test func aJobFromAnotherThreadComesBackToTheRunWithinTheGracePeriod() async throws {
+    let result = try await withDeterministicScheduling(gracePeriod: .seconds(30)) {
+      () async -> Bool in
+      await withCheckedContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume() }
+      }
+      return onSchedulerThread()
+    }
+    #expect(result)
+  }
+
+  @Test func codeOutsideTheRunKeepsWorkingMeanwhile() async throws {
+    let waiter = Locked<CheckedContinuation<Void, Never>?>(nil)
+    async let run: Bool = withDeterministicScheduling(gracePeriod: .seconds(30)) {
+      // Suspends until the code outside the run has done its work, then resumes from outside.
+      await withCheckedContinuation { continuation in waiter.withLock { $0 = continuation } }
+      return onSchedulerThread()
+    }
+    try await waitUntil("the deterministic run is waiting") { waiter.value != nil }
+    let outside = await withTaskGroup(of: Bool.self) { group in
+      for _ in 0..<200 {
+        group.addTask {
+          await Task.yield()
+          return onSchedulerThread()
+        }
+      }
+      return await group.reduce(into: [Bool]()) { $0.append($1) }
+    }
+    #expect(outside.count == 200 && outside.allSatisfy { !$0 })
+    waiter.withLock { $0 }?.resume()
+    #expect(try await run)
+  }
+
+  @Test func aRunInsideARunIsRejected() async throws {
+    await #expect(throws: DeterministicSchedulingUnavailable.self) {
+      try await withDeterministicScheduling {
+        try await withDeterministicScheduling {}
+      }
+    }
+  }
+
+  @Test(.deterministic(seed: 7)) @MainActor func theTraitRunsMainActorTestsOnTheScheduler() async throws {
+    #expect(onSchedulerThread())
+    MainActor.assertIsolated()
+    try await Task.sleep(for: .seconds(120))
+    let value = await Task.detached { onSchedulerThread() }.value
+    #expect(value)
+    #expect(onSchedulerThread())
+  }
+
+  @Test(.deterministic()) func theTraitRunsNonisolatedTestsOnTheScheduler() async {
+    #expect(onSchedulerThread())
+    #expect(await mainActorWork())
+  }
+}
+
+@Suite(.deterministic(), .timeLimit(.minutes(1)))
+struct DeterministicSuiteTests {
+  @Test func everyTestOfTheSuiteRunsOnTheScheduler() async {
+    #expect(onSchedulerThread())
+  }
+
+  @Test(arguments: [1, 2]) func parameterizedCasesToo(_ value: Int) async {
+    #expect(onSchedulerThread())
+  }
+}
+
+final class DeterministicSchedulingXCTests: XCTestCase {
+  func testTheBodyRunsOnTheSchedulerWithVirtualSleeps() async throws {
+    let outcome = try await runDeterministically(seed: 3) { () async throws -> Bool in
+      try await Task.sleep(for: .seconds(600))
+      return onSchedulerThread()
+    }
+    XCTAssertTrue(outcome.value)
+    XCTAssertFalse(outcome.trace.steps.isEmpty)
+  }
+
+  func testTheBlockingVariantWorksInASynchronousTest() throws {
+    let outcome = try withDeterministicSchedulingBlocking(seed: 5) { () async -> Int in
+      await withTaskGroup(of: Int.self) { group in
+        for value in 1...10 { group.addTask { value } }
+        return await group.reduce(0, +)
+      }
+    }
+    XCTAssertEqual(outcome.value, 55)
+  }
+
+  func testADeadlockThrowsTheReport() async {
+    do {
+      try await withDeterministicScheduling {
+        await withUnsafeContinuation { (_: UnsafeContinuation<Void, Never>) in }
+      }
+      XCTFail("expected a deadlock")
+    } catch let deadlock as DeterministicDeadlock {
+      XCTAssertTrue(deadlock.description.contains("Deadlock"), deadlock.description)
+    } catch {
+      XCTFail("unexpected \(error)")
+    }
+  }
+}
+
+@Suite(.timeLimit(.minutes(1)))
+struct DeterministicTraitDeadlockTests {
+  @Test func aTestThatDeadlocksUnderTheTraitFailsWithTheReport() async throws {
+    let trait: DeterministicSchedulingTrait = .deterministic()
+    let test = try #require(Test.current)
+    let error = await #expect(throws: DeterministicDeadlock.self) {
+      try await trait.provideScope(for: test, testCase: Test.Case.current) {
+        // Waits for something nobody will ever do, but honours cancellation.
+        let waiter = Locked<CheckedContinuation<Void, any Error>?>(nil)
+        try await withTaskCancellationHandler {
+          try await withCheckedThrowingContinuation { continuation in
+            waiter.withLock { $0 = continuation }
+          }
+        } onCancel: {
+          waiter.withLock { $0 }?.resume(throwing: CancellationError())
+        }
+      }
+    }
+    #expect(error?.quarantined == false)
+    #expect(error?.description.contains("(the body)") == true)
+  }
+}

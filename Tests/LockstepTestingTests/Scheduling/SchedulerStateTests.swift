@@ -1,0 +1,124 @@
+import Testing
+
+@testable import LockstepTesting
+
+private struct FakeJob: SchedulableJob, Equatable {
+  let taskID: UInt64?
+  var isMainActor = false
+  init(_ id: UInt64?, main: Bool = false) {
+    taskID = id
+    isMainActor = main
+  }
+}
+
+@Suite(.timeLimit(.minutes(1)))
+struct SchedulerStateTests {
+  @Test func fifoQueueKeepsArrivalOrder() {
+    var queue = ReadyQueue<Int>(seed: nil)
+    for value in 0..<3000 { queue.append(value) }
+    var out: [Int] = []
+    for _ in 0..<1500 { out.append(queue.next()!) }
+    for value in 3000..<3010 { queue.append(value) }
+    while let value = queue.next() { out.append(value) }
+    #expect(out == Array(0..<3010))
+  }
+
+  @Test func seededQueueIsReproducibleAndDependsOnTheSeed() {
+    func order(_ seed: UInt64) -> [Int] {
+      var queue = ReadyQueue<Int>(seed: seed)
+      for value in 0..<50 { queue.append(value) }
+      return (0..<50).map { _ in queue.next()! }
+    }
+    #expect(order(1) == order(1))
+    #expect(order(1) != order(2))
+    #expect(order(1).sorted() == Array(0..<50))
+  }
+
+  @Test func virtualTimeWakesEarliestFirstAndTiesInOrder() {
+    var time = VirtualTime<String>()
+    time.schedule("late", after: .seconds(600))
+    time.schedule("first", after: .seconds(1))
+    time.schedule("second", after: .seconds(1))
+    time.schedule("negative", after: .seconds(-5))
+    #expect(time.advanceToNext() == "negative")
+    #expect(time.advanceToNext() == "first")
+    #expect(time.now == .seconds(1))
+    #expect(time.advanceToNext() == "second")
+    #expect(time.advanceToNext() == "late")
+    #expect(time.now == .seconds(600))
+    #expect(time.advanceToNext() == nil)
+  }
+
+  @Test func stateRunsReadyJobsThenSleepersThenReportsStuck() {
+    var state = SchedulerState<FakeJob>(seed: nil)
+    #expect(state.enqueue(FakeJob(10)) == .accepted(wake: false))
+    #expect(state.schedule(FakeJob(11), after: .seconds(5)) == .accepted(wake: false))
+    #expect(state.enqueue(FakeJob(nil, main: true)) == .accepted(wake: false))
+    guard case .run(let first) = state.next() else {
+      Issue.record("expected a job")
+      return
+    }
+    #expect(first == FakeJob(10))
+    guard case .run(let second) = state.next() else {
+      Issue.record("expected a job")
+      return
+    }
+    #expect(second == FakeJob(nil, main: true))
+    guard case .run(let woke) = state.next() else {
+      Issue.record("expected a sleeper")
+      return
+    }
+    #expect(woke == FakeJob(11))
+    #expect(state.now == .seconds(5))
+    guard case .stuck = state.next() else {
+      Issue.record("expected stuck")
+      return
+    }
+    // A job arriving while the drain thread waits asks to wake it.
+    #expect(state.enqueue(FakeJob(10)) == .accepted(wake: true))
+    _ = state.next()
+    state.markBodyFinished()
+    guard case .finished = state.next() else {
+      Issue.record("expected finished")
+      return
+    }
+    #expect(state.trace.taskOrder == [1, 0, 2, 1])
+    #expect(state.trace.steps[2].wokeFromSleep)
+    #expect(state.bodyTaskID == 10)
+  }
+
+  @Test func afterTheBodyFinishesTimeNoLongerAdvances() {
+    var state = SchedulerState<FakeJob>(seed: nil)
+    _ = state.schedule(FakeJob(1), after: .seconds(1))
+    state.markBodyFinished()
+    guard case .finished = state.next() else {
+      Issue.record("expected finished")
+      return
+    }
+    let leftovers = state.finish()
+    #expect(leftovers.count == 1)
+    #expect(leftovers.first?.remaining == .seconds(1))
+    #expect(state.enqueue(FakeJob(1)) == .forward)
+  }
+
+  @Test func aQuarantinedRunKeepsLateJobs() {
+    var state = SchedulerState<FakeJob>(seed: nil)
+    _ = state.enqueue(FakeJob(1))
+    state.quarantineAll()
+    #expect(state.enqueue(FakeJob(2)) == .quarantined)
+    #expect(state.quarantine == [FakeJob(1), FakeJob(2)])
+  }
+
+  @Test func deadlockDescriptionsNameTheBodyAndTheTasks() {
+    var state = SchedulerState<FakeJob>(seed: nil)
+    _ = state.enqueue(FakeJob(7))
+    _ = state.enqueue(FakeJob(8))
+    _ = state.next()
+    _ = state.next()
+    state.recordName("worker", forTask: 8)
+    let lines = state.taskDescriptions()
+    #expect(lines.count == 2)
+    #expect(lines[0].contains("(the body)"))
+    #expect(lines[1].contains("\"worker\""))
+  }
+}

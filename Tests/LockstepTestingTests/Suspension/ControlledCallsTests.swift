@@ -1,0 +1,391 @@
+import Testing
+import XCTest
+
+@testable import LockstepTesting
+
+private struct Refusal: Error, Equatable {
+  let code: Int
+}
+
+@Suite(.timeLimit(.minutes(1)))
+struct ControlledCallsTests {
+  @Test func callsGetIDsInArrivalOrderAndRecordTheirArguments() async throws {
+    let calls = ControlledCalls<Int, String>("loader")
+    let first = Task { try await calls.call(10) }
+    #expect(try await calls.waitUntilPending(1) == 10)
+    let second = Task { try await calls.call(20) }
+    #expect(try await calls.waitUntilPending(2) == 20)
+    #expect(calls.arguments == [10, 20])
+    #expect(calls.callCount == 2)
+    #expect(calls.pendingIDs == [1, 2])
+    #expect(calls.description == "ControlledCalls(\"loader\") (2 calls, pending: #1, #2)")
+
+    calls.succeed(2, with: "twenty")
+    #expect(try await second.value == "twenty")
+    #expect(calls.pendingIDs == [1])
+    calls.fail(1, with: Refusal(code: 1))
+    await #expect(throws: Refusal(code: 1)) { try await first.value }
+    #expect(calls.pendingCount == 0)
+    #expect(calls.verifyAllCompleted())
+  }
+
+  @Test func theOldestPendingCallIsCompletedFirst() async throws {
+    let calls = ControlledCalls<Int, Int>()
+    let tasks = TestTaskFactory()
+    let results = EventRecorder<Int>("results")
+    for argument in 1...3 {
+      tasks.task { results.record((try? await calls.call(argument)) ?? -argument) }
+      try await calls.waitUntilPending(argument)
+    }
+    calls.succeed(2, with: 20)
+    #expect(calls.succeedOldest(with: 10) == 1)
+    #expect(calls.failOldest(with: Refusal(code: 3)) == 3)
+    try await tasks.waitUntilIdle()
+    #expect(Set(results.values) == [10, 20, -3])
+    let (oldest, issues) = await collectingIssues { calls.succeedOldest(with: 0) }
+    #expect(oldest == nil)
+    #expect(issues.map(\.message) == ["controlled: succeedOldest found no pending call"])
+  }
+
+  @Test func failAllEndsEveryPendingAndLaterCall() async throws {
+    let calls = ControlledCalls<String, Int>("backend")
+    let tasks = TestTaskFactory()
+    let failures = EventRecorder<Int>("failures")
+    for argument in ["a", "b"] {
+      tasks.task {
+        do { _ = try await calls.call(argument) } catch let error as Refusal {
+          failures.record(error.code)
+        } catch {}
+      }
+    }
+    try await calls.waitUntilCallCount(2)
+    calls.failAll(Refusal(code: 503))
+    try await tasks.waitUntilIdle()
+    #expect(failures.values == [503, 503])
+    await #expect(throws: Refusal(code: 503)) { try await calls.call("later") }
+    #expect(Set(calls.arguments.prefix(2)) == ["a", "b"])
+    #expect(calls.arguments.last == "later")
+    #expect(calls.pendingCount == 0)
+    let (_, issues) = await collectingIssues { calls.succeed(3, with: 1) }
+    #expect(issues.map(\.message) == ["backend: cannot succeed call #3: it already ended (failed)."])
+  }
+
+  @Test func completingAMissingOrFinishedCallIsAReportedMisuse() async throws {
+    let calls = ControlledCalls<Int, String>("loader")
+    let caller = Task { try await calls.call(7) }
+    try await calls.waitUntilPending(1)
+    calls.succeed(1, with: "seven")
+    #expect(try await caller.value == "seven")
+
+    let line: UInt = #line + 4
+    let (_, issues) = await collectingIssues {
+      calls.succeed(1, with: "again")
+      calls.fail(1, with: Refusal(code: 0))
+      calls.succeed(5, with: "five")
+    }
+    #expect(
+      issues.map(\.message) == [
+        "loader: cannot succeed call #1: it already ended (succeeded).",
+        "loader: cannot fail call #1: it already ended (succeeded).",
+        "loader: cannot succeed call #5: no such call has arrived (1 call(s) so far). "
+          + "Wait for it with waitUntilPending(5) first.",
+      ])
+    #expect(issues.first?.site.line == line - 2)
+    #expect(issues.last?.site.line == line)
+    #expect(issues.last?.site.fileID.description == "LockstepTestingTests/ControlledCallsTests.swift")
+  }
+
+  @Test func aCallerCancellationIsIgnoredByDefault() async throws {
+    let calls = ControlledCalls<Int, String>("stubborn")
+    let caller = Task { try await calls.call(1) }
+    try await calls.waitUntilPending(1)
+    caller.cancel()
+    #expect(calls.pendingIDs == [1])
+    calls.succeed(1, with: "late answer")
+    #expect(try await caller.value == "late answer")
+  }
+
+  @Test func cancellationEndsAPendingCallWhenChosen() async throws {
+    let calls = ControlledCalls<Int, String>("honest", cancellation: .throwsCancellationError)
+    let caller = Task { try await calls.call(1) }
+    try await calls.waitUntilPending(1)
+    caller.cancel()
+    await #expect(throws: CancellationError.self) { try await caller.value }
+    #expect(calls.pendingCount == 0)
+    // The late result is dropped silently: the caller has already gone.
+    let (_, issues) = await collectingIssues { calls.succeed(1, with: "late") }
+    #expect(issues.isEmpty)
+    #expect(calls.verifyAllCompleted())
+  }
+
+  @Test func cancellationBeforeTheCallArrivesEndsItAtOnce() async throws {
+    let calls = ControlledCalls<Int, String>("honest", cancellation: .throwsCancellationError)
+    let start = Gate("start")
+    let caller = Task {
+      try? await start.wait()
+      return try await calls.call(1)
+    }
+    caller.cancel()
+    start.open()
+    await #expect(throws: CancellationError.self) { try await caller.value }
+    #expect(calls.arguments == [1])
+    #expect(calls.pendingCount == 0)
+  }
+
+  @Test func aCallCompletedBeforeItsCallerSuspendedGetsItsResult() async throws {
+    // Completion can land between registration and suspension: waitUntilPending returns as soon
+    // as the call is recorded. Whatever the interleaving, the caller gets the result once.
+    let calls = ControlledCalls<Int, Int>()
+    for round in 1...50 {
+      let caller = Task { try await calls.call(round) }
+      try await calls.waitUntilPending(round)
+      calls.succeed(round, with: round * 2)
+      #expect(try await caller.value == round * 2)
+    }
+  }
+
+  @Test func waitUntilPendingTimesOutNamingTheIDAndWhatArrived() async throws {
+    let calls = ControlledCalls<Int, String>("loader")
+    let caller = Task { try await calls.call(7) }
+    try await calls.waitUntilPending(1)
+    let error = await #expect(throws: WaitTimeoutError.self) {
+      try await calls.waitUntilPending(2, timeout: .milliseconds(20))
+    }
+    #expect(error?.awaited == "loader call #2 to arrive")
+    #expect(error?.pending == ["arrived: loader call #1 (argument: 7), pending"])
+    calls.succeed(1, with: "done")
+    _ = try await caller.value
+
+    let empty = ControlledCalls<Int, Int>("idle")
+    let nothing = await #expect(throws: WaitTimeoutError.self) {
+      try await empty.waitUntilCallCount(1, timeout: .milliseconds(5))
+    }
+    #expect(nothing?.pending == ["no call of idle has arrived"])
+  }
+
+  @Test func waitingForCallZeroIsAReportedMisuse() async {
+    let calls = ControlledCalls<Int, Int>("loader")
+    let (_, issues) = await collectingIssues {
+      await #expect(throws: (any Error).self) { try await calls.waitUntilPending(0) }
+    }
+    #expect(issues.count == 1)
+    #expect(issues.first?.message.contains("call ids start at 1") == true)
+  }
+
+  @Test func theTeardownCheckReportsAndEndsEveryUncompletedCall() async throws {
+    let calls = ControlledCalls<Int, String>("loader")
+    let first = Task { try await calls.call(5) }
+    let second = Task { try await calls.call(7) }
+    try await calls.waitUntilCallCount(2)
+    let order = calls.arguments
+    calls.succeed(1, with: "done")
+
+    let line: UInt = #line + 1
+    let (passed, issues) = await collectingIssues { calls.verifyAllCompleted() }
+    #expect(!passed)
+    #expect(issues.count == 1)
+    #expect(
+      issues.first?.message.hasPrefix("loader call #2 (argument: \(order[1])) was never completed") == true)
+    #expect(issues.first?.site.line == line)
+
+    let outcomes = [await first.result, await second.result]
+    let errors = outcomes.compactMap { result -> ControlledCallNotCompletedError? in
+      guard case .failure(let error) = result else { return nil }
+      return error as? ControlledCallNotCompletedError
+    }
+    #expect(errors.map(\.id) == [2])
+    // Later calls end at once; checking again finds nothing new.
+    await #expect(throws: ControlledCallNotCompletedError.self) { try await calls.call(9) }
+    let (again, moreIssues) = await collectingIssues { calls.verifyAllCompleted() }
+    #expect(again && moreIssues.isEmpty)
+  }
+
+  @Test func aVerificationScopeChecksEveryInstanceCreatedInside() async throws {
+    let caller = Locked<Task<String, any Error>?>(nil)
+    let line: UInt = #line + 3
+    let (_, issues) = await collectingIssues {
+      try? await withControlledCallsVerification {
+        let calls = ControlledCalls<String, String>("search")
+        let done = ControlledCalls<Int, Int>("finished")
+        let finished = Task { try await done.call(1) }
+        try await done.waitUntilPending(1)
+        done.succeed(1, with: 1)
+        _ = try await finished.value
+        caller.withLock { $0 = Task { try await calls.call("swift") } }
+        try await calls.waitUntilPending(1)
+      }
+    }
+    #expect(issues.count == 1)
+    #expect(
+      issues.first?.message.hasPrefix("search call #1 (argument: \"swift\") was never completed") == true)
+    #expect(issues.first?.site.line == line)
+    await #expect(throws: ControlledCallNotCompletedError.self) { try await caller.value!.value }
+  }
+
+  @Test(.verifyingControlledCalls) func theTraitRegistersInstancesCreatedInTheTest() async throws {
+    #expect(TeardownRegistry.current != nil)
+    let calls = ControlledCalls<Int, Int>("completed in time")
+    let caller = Task { try await calls.call(1) }
+    try await calls.waitUntilPending(1)
+    calls.succeed(1, with: 2)
+    #expect(try await caller.value == 2)
+  }
+
+  @Test func theTraitReportsCallsTheTestNeverCompleted() async throws {
+    let trait = ControlledCallsVerificationTrait.verifyingControlledCalls
+    #expect(trait.isRecursive)
+    let caller = Locked<Task<Int, any Error>?>(nil)
+    let (_, issues) = await collectingIssues {
+      try? await trait.provideScope(for: Test.current!, testCase: Test.Case.current) {
+        let calls = ControlledCalls<Int, Int>("forgotten")
+        caller.withLock { $0 = Task { try await calls.call(42) } }
+        try await calls.waitUntilPending(1)
+      }
+    }
+    #expect(
+      issues.map { $0.message.hasPrefix("forgotten call #1 (argument: 42) was never completed") } == [true])
+    await #expect(throws: ControlledCallNotCompletedError.self) { try await caller.value!.value }
+  }
+
+  @Test(arguments: Interleavings.all(of: [1, 2, 3]))
+  func everyCallerGetsItsOwnResultInEveryOrder(order: Interleaving<Int>) async throws {
+    let calls = ControlledCalls<Int, Int>("square")
+    var callers: [Int: Task<Int, any Error>] = [:]
+    for id in 1...3 {
+      callers[id] = Task { try await calls.call(id) }
+      try await calls.waitUntilPending(id)
+    }
+    for id in order {
+      calls.succeed(id, with: id * id)
+      #expect(try await callers[id]!.value == id * id)
+    }
+  }
+
+  @Test func stateMachineDeliversOutcomesDecidedBeforeSuspension() {
+    var state = ControlledCallsState<String, Int, Int, Int>()
+    let watching = state.watch(WaiterID(rawValue: 1), target: 2, 100)
+    let a = state.register("a")
+    let b = state.register("b")
+    #expect(watching)
+    #expect(a.id == 1 && a.satisfied.isEmpty && a.immediate == nil)
+    #expect(b.id == 2 && b.satisfied == [100] && b.immediate == nil)
+    let attachedFirst = state.attach(1, 11)
+    #expect(attachedFirst == nil)
+
+    let early = state.complete(2, as: .succeeded, with: .success(5))
+    #expect(early.found == .completed && early.resume == nil)
+    let delivered = state.attach(2, 12)
+    #expect(value(delivered) == 5)
+    let twice = state.complete(2, as: .failed, with: .failure(Refusal(code: 0)))
+    let unknown = state.complete(3, as: .succeeded, with: .success(0))
+    #expect(twice.found == .alreadyEnded(.succeeded))
+    #expect(unknown.found == .unknown)
+
+    let cancelled = state.cancel(1)
+    let cancelledAgain = state.cancel(1)
+    let late = state.complete(1, as: .succeeded, with: .success(1))
+    #expect(cancelled == 11 && cancelledAgain == nil)
+    #expect(late.found == .alreadyEnded(.cancelled) && late.resume == nil)
+
+    let c = state.register("c")
+    let oldest = state.oldestPendingID()
+    #expect(oldest == 3)
+    let endedNow = state.endAll(as: .failed, with: Refusal(code: 9))
+    let attachedAfterEnd = state.attach(c.id, 13)
+    let d = state.register("d")
+    #expect(endedNow.isEmpty)
+    #expect(refusal(attachedAfterEnd) == 9)
+    #expect(refusal(d.immediate) == 9)
+    #expect(state.ending(of: 4) == .failed)
+    #expect(state.pendingCount == 0)
+    #expect(state.arguments == ["a", "b", "c", "d"])
+  }
+
+  @Test func stateMachineTearDownEndsPendingCallsAndLaterOnes() {
+    var state = ControlledCallsState<Int, Int, Int, Int>()
+    _ = state.register(7)
+    _ = state.register(8)
+    let attached = state.attach(1, 11)
+    let found = state.tearDown { Refusal(code: $0.argument) }
+    let attachedAfter = state.attach(2, 12)
+    let later = state.register(9)
+    #expect(attached == nil)
+    #expect(found.map(\.call.id) == [1, 2])
+    #expect(found.first?.resume?.waiter == 11)
+    #expect(found.last.map { $0.resume == nil } == true)
+    #expect(refusal(attachedAfter) == 8)
+    #expect(refusal(later.immediate) == 9)
+    #expect(state.ending(of: 3) == .tornDown)
+  }
+}
+
+private func value(_ outcome: Result<Int, any Error>?) -> Int? {
+  guard case .success(let value)? = outcome else { return nil }
+  return value
+}
+
+private func refusal(_ outcome: Result<Int, any Error>?) -> Int? {
+  guard case .failure(let error as Refusal)? = outcome else { return nil }
+  return error.code
+}
+
+final class ControlledCallsXCTests: XCTestCase {
+  func testOutOfOrderCompletion() async throws {
+    let calls = ControlledCalls<Int, String>("loader")
+    addTeardownCheck(for: calls)
+    let first = Task { try await calls.call(1) }
+    try await calls.waitUntilPending(1)
+    let second = Task { try await calls.call(2) }
+    try await calls.waitUntilPending(2)
+    calls.succeed(2, with: "two")
+    let secondValue = try await second.value
+    XCTAssertEqual(secondValue, "two")
+    calls.fail(1, with: Refusal(code: 1))
+    do {
+      _ = try await first.value
+      XCTFail("expected the failure")
+    } catch let error as Refusal {
+      XCTAssertEqual(error.code, 1)
+    }
+    XCTAssertEqual(calls.arguments, [1, 2])
+  }
+
+  func testMisuseAndTeardownAreReported() async throws {
+    let calls = ControlledCalls<Int, Int>("loader")
+    let caller = Task { try await calls.call(3) }
+    try await calls.waitUntilPending(1)
+    let (_, issues) = await collectingIssues {
+      calls.succeed(2, with: 0)
+      calls.verifyAllCompleted()
+    }
+    XCTAssertEqual(issues.count, 2)
+    XCTAssertTrue(issues[1].message.hasPrefix("loader call #1 (argument: 3) was never completed"))
+    do {
+      _ = try await caller.value
+      XCTFail("the teardown check must end the call")
+    } catch let error as ControlledCallNotCompletedError {
+      XCTAssertEqual(error.id, 1)
+      XCTAssertEqual(error.description, "loader call #1 (argument: 3) was never completed")
+    }
+  }
+
+  func testCancellationPolicy() async throws {
+    let calls = ControlledCalls<Int, Int>("honest", cancellation: .throwsCancellationError)
+    let caller = Task { try await calls.call(1) }
+    try await calls.waitUntilPending(1)
+    caller.cancel()
+    let result = await caller.result
+    XCTAssertThrowsError(try result.get()) { XCTAssertTrue($0 is CancellationError) }
+  }
+
+  func testVerificationScope() async throws {
+    try await withControlledCallsVerification {
+      let calls = ControlledCalls<Void, Int>("refresh")
+      let caller = Task { try await calls.call() }
+      try await calls.waitUntilPending(1)
+      calls.succeedOldest(with: 1)
+      let value = try await caller.value
+      XCTAssertEqual(value, 1)
+    }
+  }
+}

@@ -1,0 +1,365 @@
+import Foundation
+import Testing
+import XCTest
+
+@testable import LockstepTesting
+
+/// A small seeded generator, so that a failing random run can be replayed.
+struct SplitMix64: RandomNumberGenerator {
+  private var state: UInt64
+  init(seed: UInt64) { state = seed }
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
+
+/// The seed of a random test: `LOCKSTEP_SEED` when set (to replay a failure), otherwise fresh.
+func randomTestSeed() -> UInt64 {
+  if let text = ProcessInfo.processInfo.environment["LOCKSTEP_SEED"], let seed = UInt64(text) {
+    return seed
+  }
+  return UInt64.random(in: 0...UInt64.max)
+}
+
+private func ms(_ value: Int) -> Duration { .milliseconds(value) }
+private func id(_ value: Int) -> WaiterID { WaiterID(rawValue: UInt64(value)) }
+
+/// The obviously correct reference the state machine is checked against: plain arrays, linear
+/// scans, a sort for every wake-up.
+private struct ReferenceClock {
+  struct Sleeper {
+    let id: Int
+    let deadline: Int
+    let sequence: Int
+  }
+  var now = 0
+  var sleepers: [Sleeper] = []
+  /// An array, not a set: random picks must not depend on the process's hash seed.
+  var resumed: [Int] = []
+  var nextSequence = 0
+  var countWatchers: [(id: Int, target: Int)] = []
+  var returnWatchers: [(id: Int, sleeper: Int)] = []
+
+  enum Decision: Equatable {
+    case suspended(satisfied: [Int])
+    case elapsed
+    case cancelled
+  }
+
+  mutating func sleep(_ id: Int, until deadline: Int, isCancelled: Bool) -> Decision {
+    if isCancelled { return .cancelled }
+    if deadline <= now { return .elapsed }
+    sleepers.append(Sleeper(id: id, deadline: deadline, sequence: nextSequence))
+    nextSequence += 1
+    let due = countWatchers.filter { $0.target <= sleepers.count }.map(\.id).sorted()
+    countWatchers.removeAll { $0.target <= sleepers.count }
+    return .suspended(satisfied: due)
+  }
+
+  mutating func cancel(_ id: Int) -> Int? {
+    guard let index = sleepers.firstIndex(where: { $0.id == id }) else { return nil }
+    sleepers.remove(at: index)
+    return id
+  }
+
+  /// nil when backwards.
+  mutating func advance(to target: Int) -> [Int]? {
+    guard target >= now else { return nil }
+    now = target
+    let due = sleepers.filter { $0.deadline <= target }
+      .sorted { ($0.deadline, $0.sequence) < ($1.deadline, $1.sequence) }
+    sleepers.removeAll { $0.deadline <= target }
+    resumed += due.map(\.id)
+    return due.map(\.id)
+  }
+
+  mutating func run() -> [Int] {
+    var woken: [Int] = []
+    while let next = sleepers.map(\.deadline).min() {
+      woken += advance(to: next) ?? []
+    }
+    return woken
+  }
+
+  mutating func returned(_ id: Int) -> [Int] {
+    guard let index = resumed.firstIndex(of: id) else { return [] }
+    resumed.remove(at: index)
+    let due = returnWatchers.filter { $0.sleeper == id }.map(\.id).sorted()
+    returnWatchers.removeAll { $0.sleeper == id }
+    return due
+  }
+
+  mutating func watchReturn(_ id: Int, of sleeper: Int) -> Bool {
+    guard resumed.contains(sleeper) else { return false }
+    returnWatchers.append((id, sleeper))
+    return true
+  }
+
+  mutating func watchSleepers(_ id: Int, target: Int) -> Bool {
+    guard sleepers.count < target else { return false }
+    countWatchers.append((id, target))
+    return true
+  }
+
+  mutating func departWatcher(_ id: Int) -> Int? {
+    if let index = countWatchers.firstIndex(where: { $0.id == id }) {
+      countWatchers.remove(at: index)
+      return id
+    }
+    if let index = returnWatchers.firstIndex(where: { $0.id == id }) {
+      returnWatchers.remove(at: index)
+      return id
+    }
+    return nil
+  }
+
+  var pendingDeadlines: [Int] {
+    sleepers.sorted { ($0.deadline, $0.sequence) < ($1.deadline, $1.sequence) }.map(\.deadline)
+  }
+}
+
+private func woken(_ decision: TestClockState<Int>.AdvanceDecision) -> [Int]? {
+  switch decision {
+  case .advanced(let woken): woken.map(\.waiter)
+  case .backwards: nil
+  }
+}
+
+private func simplified(_ decision: TestClockState<Int>.SleepDecision) -> ReferenceClock.Decision {
+  switch decision {
+  case .suspended(let satisfied): .suspended(satisfied: satisfied)
+  case .elapsed: .elapsed
+  case .cancelled: .cancelled
+  }
+}
+
+/// Runs `operations` random operations against both the state machine and the reference; returns
+/// the first divergence, or nil. Tokens are the ids themselves.
+private func runModelComparison(seed: UInt64, operations: Int) -> String? {
+  var random = SplitMix64(seed: seed)
+  var state = TestClockState<Int>()
+  var model = ReferenceClock()
+  var nextID = 1
+  var everIssued: [Int] = []
+  var watcherIDs: [Int] = []
+
+  for step in 0..<operations {
+    // Phases change the mix so that sleepers pile up (and the heap compacts) now and then.
+    let phase = (step / 2_000) % 3
+    let weights: [Int] =
+      switch phase {
+      case 0: [30, 12, 20, 10, 3, 12, 4, 6, 3]  // balanced
+      case 1: [60, 25, 3, 2, 1, 4, 1, 3, 1]  // sleepers accumulate, many cancelled
+      default: [20, 40, 10, 5, 2, 10, 4, 6, 3]  // cancellation-heavy
+      }
+    var roll = Int.random(in: 0..<weights.reduce(0, +), using: &random)
+    var operation = 0
+    while roll >= weights[operation] {
+      roll -= weights[operation]
+      operation += 1
+    }
+    let context = "seed \(seed), step \(step), operation \(operation)"
+
+    switch operation {
+    case 0:  // sleep
+      let identifier = nextID
+      nextID += 1
+      everIssued.append(identifier)
+      let span = phase == 1 ? 500 : 40
+      let deadline = model.now + Int.random(in: -3...span, using: &random)
+      let cancelled = Int.random(in: 0..<20, using: &random) == 0
+      let expected = model.sleep(identifier, until: deadline, isCancelled: cancelled)
+      let actual = simplified(
+        state.sleep(id(identifier), until: ms(deadline), identifier, isCancelled: cancelled))
+      if actual != expected { return "\(context): sleep → \(actual), expected \(expected)" }
+    case 1:  // cancel a sleeper, or somebody who is not (any more) a sleeper
+      let target: Int
+      if !model.sleepers.isEmpty, Int.random(in: 0..<10, using: &random) < 7 {
+        target = model.sleepers.randomElement(using: &random)!.id
+      } else {
+        target = everIssued.randomElement(using: &random) ?? 0
+      }
+      let expected = model.cancel(target)
+      let actual = state.cancel(id(target))
+      if actual != expected { return "\(context): cancel(\(target)) → \(String(describing: actual))" }
+    case 2:  // advance by (possibly negative)
+      let target = model.now + Int.random(in: -2...30, using: &random)
+      let expected = model.advance(to: target)
+      let actual = woken(state.advance(to: ms(target)))
+      if actual != expected {
+        return "\(context): advance(to: \(target)) woke \(String(describing: actual)), "
+          + "expected \(String(describing: expected))"
+      }
+    case 3:  // advance to an absolute time, sometimes in the past
+      let target = Int.random(in: max(0, model.now - 10)...(model.now + 200), using: &random)
+      let expected = model.advance(to: target)
+      let actual = woken(state.advance(to: ms(target)))
+      if actual != expected {
+        return "\(context): advance(to: \(target)) woke \(String(describing: actual)), "
+          + "expected \(String(describing: expected))"
+      }
+    case 4:  // run
+      let expected = model.run()
+      var actual: [Int] = []
+      while let due = state.advanceToNextDeadline() { actual += due.map(\.waiter) }
+      if actual != expected { return "\(context): run woke \(actual), expected \(expected)" }
+    case 5:  // woken sleepers return from sleep (or an id that was never woken)
+      for _ in 0..<Int.random(in: 1...6, using: &random) {
+        let target =
+          model.resumed.isEmpty || Int.random(in: 0..<5, using: &random) == 0
+          ? (everIssued.randomElement(using: &random) ?? 0)
+          : model.resumed.randomElement(using: &random)!
+        let expected = model.returned(target)
+        let actual = state.returned(id(target))
+        if actual != expected { return "\(context): returned(\(target)) → \(actual), expected \(expected)" }
+      }
+    case 6:  // a test waits for a woken sleeper to return
+      let watcher = nextID
+      nextID += 1
+      watcherIDs.append(watcher)
+      let sleeper =
+        model.resumed.isEmpty || Int.random(in: 0..<3, using: &random) == 0
+        ? (everIssued.randomElement(using: &random) ?? 0)
+        : model.resumed.randomElement(using: &random)!
+      let expected = model.watchReturn(watcher, of: sleeper)
+      let actual = state.watchReturn(id(watcher), of: id(sleeper), watcher)
+      if actual != expected { return "\(context): watchReturn → \(actual), expected \(expected)" }
+    case 7:  // a test waits for a number of sleepers
+      let watcher = nextID
+      nextID += 1
+      watcherIDs.append(watcher)
+      let target = Int.random(in: 0...(model.sleepers.count + 3), using: &random)
+      let expected = model.watchSleepers(watcher, target: target)
+      let actual = state.watchSleepers(id(watcher), target: target, watcher)
+      if actual != expected { return "\(context): watchSleepers(\(target)) → \(actual)" }
+    default:  // a watcher times out or is cancelled
+      guard let watcher = watcherIDs.randomElement(using: &random) else { break }
+      let expected = model.departWatcher(watcher)
+      let actual = state.departCountWatcher(id(watcher)) ?? state.departReturnWatcher(id(watcher))
+      if actual != expected { return "\(context): depart(\(watcher)) → \(String(describing: actual))" }
+    }
+
+    if state.now != ms(model.now) { return "\(context): now \(state.now), expected \(model.now) ms" }
+    if state.sleeperCount != model.sleepers.count {
+      return "\(context): \(state.sleeperCount) sleepers, expected \(model.sleepers.count)"
+    }
+    if state.resumedCount != model.resumed.count {
+      return "\(context): \(state.resumedCount) resumed, expected \(model.resumed.count)"
+    }
+    if state.nextDeadline() != model.sleepers.map(\.deadline).min().map(ms) {
+      return "\(context): next deadline \(String(describing: state.nextDeadline()))"
+    }
+    if step % 997 == 0, state.pendingDeadlines != model.pendingDeadlines.map(ms) {
+      return "\(context): pending deadlines differ"
+    }
+  }
+  return nil
+}
+
+@Suite(.timeLimit(.minutes(1)))
+struct TestClockStateTests {
+  @Test func modelBasedRandomOperationsMatchTheReference() {
+    let seed = randomTestSeed()
+    let operations = 100_000
+    print(
+      "TestClockState model-based test: \(operations) operations, seed \(seed) (replay: LOCKSTEP_SEED=\(seed))"
+    )
+    let divergence = runModelComparison(seed: seed, operations: operations)
+    #expect(divergence == nil, "replay with LOCKSTEP_SEED=\(seed)")
+  }
+
+  @Test func wakesInDeadlineOrderWithTiesInRegistrationOrder() {
+    var state = TestClockState<Int>()
+    _ = state.sleep(id(1), until: ms(30), 1, isCancelled: false)
+    _ = state.sleep(id(2), until: ms(10), 2, isCancelled: false)
+    _ = state.sleep(id(3), until: ms(30), 3, isCancelled: false)
+    _ = state.sleep(id(4), until: ms(10), 4, isCancelled: false)
+    _ = state.sleep(id(5), until: ms(31), 5, isCancelled: false)
+    #expect(woken(state.advance(to: ms(9))) == [])
+    #expect(woken(state.advance(to: ms(30))) == [2, 4, 1, 3])
+    #expect(state.sleeperCount == 1)
+    #expect(state.now == ms(30))
+  }
+
+  @Test func aCancelledTaskIsNeverCounted() {
+    var state = TestClockState<Int>()
+    let watching = state.watchSleepers(id(9), target: 1, 9)
+    guard case .cancelled = state.sleep(id(1), until: ms(10), 1, isCancelled: true) else {
+      Issue.record("expected cancelled")
+      return
+    }
+    #expect(watching)
+    #expect(state.sleeperCount == 0)
+    #expect(state.departCountWatcher(id(9)) == 9)  // the cancelled sleeper satisfied nobody
+  }
+
+  @Test func pastDeadlinesElapseWithoutRegistering() {
+    var state = TestClockState<Int>()
+    _ = state.advance(to: ms(5))
+    guard case .elapsed = state.sleep(id(1), until: ms(5), 1, isCancelled: false) else {
+      Issue.record("expected elapsed")
+      return
+    }
+    #expect(state.sleeperCount == 0)
+  }
+
+  @Test func movingBackwardsIsRefusedAndTimeStays() {
+    var state = TestClockState<Int>()
+    _ = state.advance(to: ms(20))
+    guard case .backwards(let now) = state.advance(to: ms(19)) else {
+      Issue.record("expected backwards")
+      return
+    }
+    #expect(now == ms(20))
+    #expect(state.now == ms(20))
+  }
+
+  @Test func cancellingAfterWakingDoesNothing() {
+    var state = TestClockState<Int>()
+    _ = state.sleep(id(1), until: ms(10), 1, isCancelled: false)
+    #expect(woken(state.advance(to: ms(10))) == [1])
+    #expect(state.cancel(id(1)) == nil)
+    let watching = state.watchReturn(id(2), of: id(1), 2)
+    let first = state.returned(id(1))
+    let second = state.returned(id(1))
+    let watchingAfterReturn = state.watchReturn(id(3), of: id(1), 3)
+    #expect(watching && !watchingAfterReturn)
+    #expect(first == [2] && second == [])
+  }
+
+  @Test func manyCancellationsCompactTheHeap() {
+    var state = TestClockState<Int>()
+    for index in 1...1_000 { _ = state.sleep(id(index), until: ms(index), index, isCancelled: false) }
+    for index in 1...1_000 where index % 10 != 0 { _ = state.cancel(id(index)) }
+    #expect(state.sleeperCount == 100)
+    #expect(state.nextDeadline() == ms(10))
+    var order: [Int] = []
+    while let due = state.advanceToNextDeadline() { order += due.map(\.waiter) }
+    #expect(order == Array(stride(from: 10, through: 1_000, by: 10)))
+  }
+
+  @Test func heapPopsInOrder() {
+    var random = SplitMix64(seed: 42)
+    let values = (0..<2_000).map { _ in Int.random(in: -500...500, using: &random) }
+    var heap = Heap<Int>()
+    for value in values.prefix(1_000) { heap.insert(value) }
+    var built = Heap(values.suffix(1_000))
+    var popped: [Int] = []
+    while let value = heap.popMin() { popped.append(value) }
+    while let value = built.popMin() { popped.append(value) }
+    #expect(popped == values.prefix(1_000).sorted() + values.suffix(1_000).sorted())
+    #expect(heap.isEmpty && heap.min == nil)
+  }
+}
+
+final class TestClockStateXCTests: XCTestCase {
+  func testModelBasedRandomOperationsMatchTheReference() {
+    let seed = randomTestSeed()
+    print("TestClockState model-based test (XCTest): 100000 operations, seed \(seed)")
+    XCTAssertNil(runModelComparison(seed: seed, operations: 100_000), "replay with LOCKSTEP_SEED=\(seed)")
+  }
+}
