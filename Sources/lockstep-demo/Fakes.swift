@@ -27,3 +27,21 @@ final class DemoReadingSource: ReadingSource {
     return served.count
   }
 }
+
+struct DemoBookLoader: BookLoader {
+  let calls = ControlledCalls<Int, Book>("book loader")
+
+  func load(id: Int) async throws -> Book { try await calls.call(id) }
+}
+
+/// A search backend that holds each query until the test opens its gate. The wait runs in a task
+/// of its own, so that, like a request already sent, it ignores the caller's cancellation.
+struct DemoSearchBackend: SearchBackend {
+  let gates = KeyedGates<String>("search responses")
+
+  func search(_ query: String) async throws -> [String] {
+    let gates = self.gates
+    try await Task { try await gates.wait(for: query) }.value
+    return ["results for \(query)"]
+  }
+}

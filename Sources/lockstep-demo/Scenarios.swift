@@ -25,6 +25,80 @@ let scenarios: [Scenario] = [
     return expectations.violations
   },
   Scenario(
+    title: "2. Two reloads, finishing out of order",
+    proves:
+      "ControlledCalls holds each request; the test completes request 2 before request 1, and cancels a caller whose answer comes late"
+  ) { variant in
+    var expectations = Expectations()
+    // Reversed completion: the older result must be rejected.
+    let loader = DemoBookLoader()
+    let model = BookScreenModel(
+      loader: loader, variant: variant == .correct ? .correct : .withoutGenerationCheck)
+    let first = Task { await model.reload(id: 1) }
+    try await loader.calls.waitUntilPending(1)
+    let second = Task { await model.reload(id: 2) }
+    try await loader.calls.waitUntilPending(2)
+    loader.calls.succeed(2, with: Book(id: 2, title: "New"))
+    await second.value
+    loader.calls.succeed(1, with: Book(id: 1, title: "Old"))
+    await first.value
+    expectations.expect(
+      model.book?.title == "New", "the older reload overwrote the newer: \(model.book?.title ?? "nil")")
+    expectations.expect(!model.isLoading, "isLoading stayed true")
+
+    // A cancelled caller whose answer comes late must not publish it.
+    let lateLoader = DemoBookLoader()
+    let screen = BookScreenModel(
+      loader: lateLoader, variant: variant == .correct ? .correct : .withoutCancellationCheck)
+    let caller = Task { await screen.reload(id: 3) }
+    try await lateLoader.calls.waitUntilPending(1)
+    caller.cancel()
+    lateLoader.calls.succeed(1, with: Book(id: 3, title: "Late"))
+    await caller.value
+    expectations.expect(screen.book == nil, "a cancelled reload published \"Late\"")
+    expectations.expect(lateLoader.calls.verifyAllCompleted(), "a request was never completed")
+    return expectations.violations
+  },
+  Scenario(
+    title: "3. Debounced search",
+    proves:
+      "a TestClock moves only when told: nothing at 79 ms, one request at 80 ms; two requests in flight answer in reverse order and the newest query still wins"
+  ) { variant in
+    var expectations = Expectations()
+    let clock = TestClock()
+    let tasks = TestTaskFactory()
+    let backend = DemoSearchBackend()
+    let search = DebouncedSearch(backend: backend, clock: clock, tasks: tasks, variant: variant)
+
+    for text in ["s", "sw", "swi", "swif", "swift"] { search.textChanged(text) }
+    try await clock.waitForSleepers(count: 1)
+    await clock.advance(by: .milliseconds(79))
+    expectations.expect(backend.gates.requestedKeys.isEmpty, "a request went out before 80 ms")
+    await clock.advance(by: .milliseconds(1))
+    try await backend.gates.waitForRequests(1)
+    expectations.expect(
+      backend.gates.requestedKeys == ["swift"], "requests at 80 ms: \(backend.gates.requestedKeys)")
+    backend.gates.open("swift")
+    try await tasks.waitUntilIdle()
+
+    // Two requests in flight, the older one answering last.
+    search.textChanged("a")
+    try await clock.waitForSleepers(count: 1)
+    await clock.advance(by: .milliseconds(80))
+    try await backend.gates.waitForRequest(of: "a")
+    search.textChanged("ab")
+    try await clock.waitForSleepers(count: 1)
+    await clock.advance(by: .milliseconds(80))
+    try await backend.gates.waitForRequest(of: "ab")
+    backend.gates.open("ab")
+    try await waitUntil("the newest results are shown") { search.results == ["results for ab"] }
+    backend.gates.open("a")
+    try await tasks.waitUntilIdle()
+    expectations.expect(
+      search.results == ["results for ab"], "a stale answer won: \(search.results)")
+    return expectations.violations
+  },
+  Scenario(
     title: "4. Create if needed, without duplicates",
     proves:
       "a barrier of two in the validator forces both callers past the existence check before either writes"
