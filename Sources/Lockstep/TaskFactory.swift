@@ -29,11 +29,13 @@
 /// does, inherits its task-local values, and is returned so the caller can cancel it.
 ///
 /// Conform your own type only to decorate another factory (for example, to log). The convenience
-/// methods ``task(name:priority:fileID:filePath:line:column:operation:)-(_,_,_,_,_,_,()->Success)``
-/// forward to the two requirements.
+/// methods — ``task(name:priority:fileID:filePath:line:column:operation:)->Task<Success,Never>`` and its throwing
+/// sibling ``task(name:priority:fileID:filePath:line:column:operation:)->Task<Success,Error>`` — forward to the two
+/// requirements.
 public protocol TaskFactory: Sendable {
-  /// Creates a task that cannot throw. Call ``task(name:priority:fileID:filePath:line:column:operation:)``
-  /// instead; this requirement is what conforming types implement.
+  /// Creates a task that cannot throw. Call
+  /// ``task(name:priority:fileID:filePath:line:column:operation:)->Task<Success,Never>`` instead; this
+  /// requirement is what conforming types implement.
   ///
   /// ```swift
   /// let handle = factory.makeTask(name: "sync", priority: nil, site: CallSite()) { 42 }
@@ -43,8 +45,9 @@ public protocol TaskFactory: Sendable {
     operation: sending @escaping @isolated(any) () async -> Success
   ) -> Task<Success, Never>
 
-  /// Creates a task that can throw. Call ``task(name:priority:fileID:filePath:line:column:operation:)``
-  /// instead; this requirement is what conforming types implement.
+  /// Creates a task that can throw. Call
+  /// ``task(name:priority:fileID:filePath:line:column:operation:)->Task<Success,Error>`` instead; this
+  /// requirement is what conforming types implement.
   ///
   /// ```swift
   /// let handle = factory.makeThrowingTask(name: "save", priority: nil, site: CallSite()) {
@@ -73,6 +76,10 @@ extension TaskFactory {
   ///   - name: A name shown in Lockstep's reports (and, where the platform supports it, in the
   ///     debugger).
   ///   - priority: The task's priority, or `nil` to inherit it.
+  ///   - fileID: Where the task is created, for reports: the caller's file ID; leave the default.
+  ///   - filePath: The caller's file path; leave the default.
+  ///   - line: The caller's line; leave the default.
+  ///   - column: The caller's column; leave the default.
   ///   - operation: The work to run.
   /// - Returns: The task's handle, to await or cancel it.
   @discardableResult

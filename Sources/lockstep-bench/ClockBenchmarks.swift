@@ -10,16 +10,6 @@ import LockstepTesting
 //
 // `--only clock` (any case-name substring, case-insensitive) runs only the matching cases.
 
-/// The cases selected by `--only <substring>`; all of them without the flag.
-func onlySelected(_ cases: [BenchmarkCase]) -> [BenchmarkCase] {
-  let arguments = CommandLine.arguments
-  guard let index = arguments.firstIndex(of: "--only"), arguments.indices.contains(index + 1) else {
-    return cases
-  }
-  let wanted = arguments[index + 1].lowercased()
-  return cases.filter { $0.name.lowercased().contains(wanted) }
-}
-
 /// Records the queries it is asked for and answers at once.
 private final class RecordingSearchBackend: SearchBackend {
   let requests = EventRecorder<String>("search requests")

@@ -38,3 +38,13 @@ func medianSeconds(repetitions: Int = 5, _ body: () async throws -> Void) async 
   samples.sort()
   return samples[samples.count / 2]
 }
+
+/// The cases selected by `--only <substring>`; all of them without the flag.
+func onlySelected(_ cases: [BenchmarkCase]) -> [BenchmarkCase] {
+  let arguments = CommandLine.arguments
+  guard let index = arguments.firstIndex(of: "--only"), arguments.indices.contains(index + 1) else {
+    return cases
+  }
+  let wanted = arguments[index + 1].lowercased()
+  return cases.filter { $0.name.lowercased().contains(wanted) }
+}

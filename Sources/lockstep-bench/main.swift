@@ -18,6 +18,7 @@ let cases: [BenchmarkCase] = onlySelected([
   debounceClockCase(quick: quick),
   sleepersClockCase(quick: quick),
   schedulerCase(quick: quick),
+  testQueueCase(quick: quick),
 ])
 
 var all: [Measurement] = []

@@ -57,7 +57,8 @@ public final class TestTaskFactory: TaskFactory, Sendable {
   public var unfinishedTasks: [String] { registry.withLock { $0.unfinishedDescriptions } }
 
   /// Creates the task and records it. Production code calls
-  /// ``TaskFactory/task(name:priority:fileID:filePath:line:column:operation:)`` instead.
+  /// ``TaskFactory/task(name:priority:fileID:filePath:line:column:operation:)->Task<Success,Never>``
+  /// instead.
   ///
   /// ```swift
   /// let handle = tasks.makeTask(name: "x", priority: nil, site: CallSite()) { 1 }
@@ -84,7 +85,8 @@ public final class TestTaskFactory: TaskFactory, Sendable {
   }
 
   /// Creates the throwing task and records it. Production code calls
-  /// ``TaskFactory/task(name:priority:fileID:filePath:line:column:operation:)`` instead.
+  /// ``TaskFactory/task(name:priority:fileID:filePath:line:column:operation:)->Task<Success,Error>``
+  /// instead.
   ///
   /// ```swift
   /// let handle = tasks.makeThrowingTask(name: "x", priority: nil, site: CallSite()) { 1 }
@@ -134,8 +136,13 @@ public final class TestTaskFactory: TaskFactory, Sendable {
   /// try await tasks.waitUntilIdle()
   /// ```
   ///
-  /// - Parameter timeout: A failure bound, not a delay. When it elapses the wait throws a
-  ///   ``WaitTimeoutError`` listing each unfinished task by name and creation site.
+  /// - Parameters:
+  ///   - timeout: A failure bound, not a delay. When it elapses the wait throws a
+  ///     ``WaitTimeoutError`` listing each unfinished task by name and creation site.
+  ///   - fileID: The caller's file ID, where a timeout is reported; leave the default.
+  ///   - filePath: The caller's file path; leave the default.
+  ///   - line: The caller's line; leave the default.
+  ///   - column: The caller's column; leave the default.
   /// - Throws: ``WaitTimeoutError``, or `CancellationError` when the waiting task is cancelled.
   public func waitUntilIdle(
     timeout: Duration = .seconds(10),

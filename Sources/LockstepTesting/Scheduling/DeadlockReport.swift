@@ -1,4 +1,4 @@
-/// Thrown by ``withDeterministicScheduling(seed:gracePeriod:fileID:filePath:line:column:_:)`` when
+/// Thrown by ``withDeterministicScheduling(seed:timeout:gracePeriod:fileID:filePath:line:column:_:)`` when
 /// the body can no longer make progress: it has not finished, no job is ready, no task sleeps in
 /// virtual time, and nothing arrived from outside the run within the grace period.
 ///

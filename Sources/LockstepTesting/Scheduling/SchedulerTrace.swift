@@ -5,8 +5,8 @@
 /// same workload compare equal exactly when the scheduler made the same choices:
 ///
 /// ```swift
-/// let first = try await withDeterministicScheduling(seed: 7) { await model.refresh() }
-/// let again = try await withDeterministicScheduling(seed: 7) { await model.refresh() }
+/// let first = try await runDeterministically(seed: 7) { await model.refresh() }
+/// let again = try await runDeterministically(seed: 7) { await model.refresh() }
 /// #expect(first.trace == again.trace)
 /// ```
 public struct SchedulerTrace: Sendable, Equatable, CustomStringConvertible {

@@ -50,6 +50,10 @@ public struct DeterministicOutcome<Value: Sendable>: Sendable {
 ///     ``WaitTimeoutError``).
 ///   - gracePeriod: How long to wait in real time for a job from outside the run before reporting
 ///     a deadlock. Zero by default: deadlocks are reported at once.
+///   - fileID: The call site's file, captured automatically; reports name it.
+///   - filePath: The call site's file path, captured automatically.
+///   - line: The call site's line, captured automatically.
+///   - column: The call site's column, captured automatically.
 ///   - body: The code to run. It runs in a new task on the scheduler's thread.
 /// - Returns: What `body` returned.
 /// - Throws: What `body` threw, ``DeterministicDeadlock``, ``WaitTimeoutError``, or

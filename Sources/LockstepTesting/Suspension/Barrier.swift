@@ -19,8 +19,17 @@
 /// that is cancelled, or whose timeout elapses, leaves the round and throws.
 public final class Barrier: Sendable, CustomStringConvertible {
   /// How many parties a round needs.
+  ///
+  /// ```swift
+  /// #expect(Barrier(parties: 2).parties == 2)
+  /// ```
   public let parties: Int
   /// The name used in reports.
+  ///
+  /// ```swift
+  /// let barrier = Barrier(parties: 2, name: "past the check")
+  /// print(barrier.name)   // "past the check"
+  /// ```
   public let name: String
   private let state: Locked<BarrierState<Waiter<Void>>>
 
@@ -63,6 +72,10 @@ public final class Barrier: Sendable, CustomStringConvertible {
   public var releasedRounds: Int { state.withLock { $0.rounds } }
 
   /// `Barrier("name") (N of M waiting)`.
+  ///
+  /// ```swift
+  /// print(barrier)   // Barrier("past the check") (1 of 2 waiting)
+  /// ```
   public var description: String {
     "Barrier(\"\(name)\") (\(waitingCount) of \(parties) waiting)"
   }

@@ -7,9 +7,17 @@
 public enum ControlledCallsCancellation: Sendable, Equatable {
   /// The call keeps waiting for the test, like a service that does not notice cancellation. The
   /// default: it lets a test prove that a model rejects a late result by itself.
+  ///
+  /// ```swift
+  /// let calls = ControlledCalls<Int, Book>("loader", cancellation: .ignored)
+  /// ```
   case ignored
   /// A pending call ends with `CancellationError` as soon as its caller's task is cancelled —
   /// also when the cancellation came before the call arrived. The call is still recorded.
+  ///
+  /// ```swift
+  /// let calls = ControlledCalls<Int, Book>("loader", cancellation: .throwsCancellationError)
+  /// ```
   case throwsCancellationError
 }
 
@@ -25,13 +33,29 @@ public enum ControlledCallsCancellation: Sendable, Equatable {
 /// ```
 public struct ControlledCallNotCompletedError: Error, CustomStringConvertible, Sendable {
   /// The name of the ``ControlledCalls`` instance, e.g. `"loader"`.
+  ///
+  /// ```swift
+  /// #expect(error.name == "loader")
+  /// ```
   public let name: String
   /// The call's id, 1 for the first call.
+  ///
+  /// ```swift
+  /// #expect(error.id == 2)
+  /// ```
   public let id: Int
   /// The call's argument, as `String(reflecting:)` prints it.
+  ///
+  /// ```swift
+  /// #expect(error.argument == "7")
+  /// ```
   public let argument: String
 
   /// `loader call #2 (argument: 7) was never completed`.
+  ///
+  /// ```swift
+  /// print(error)   // loader call #2 (argument: 7) was never completed
+  /// ```
   public var description: String {
     "\(name) call #\(id) (argument: \(argument)) was never completed"
   }
@@ -77,8 +101,16 @@ public struct ControlledCallNotCompletedError: Error, CustomStringConvertible, S
 ///   reported instead of leaking its continuation.
 public final class ControlledCalls<Argument: Sendable, Output: Sendable>: Sendable, CustomStringConvertible {
   /// The name used in every report, e.g. `"loader"`.
+  ///
+  /// ```swift
+  /// #expect(ControlledCalls<Int, Book>("loader").name == "loader")
+  /// ```
   public let name: String
   /// What happens to a pending call when its caller's task is cancelled.
+  ///
+  /// ```swift
+  /// #expect(loader.calls.cancellation == .ignored)
+  /// ```
   public let cancellation: ControlledCallsCancellation
 
   private typealias State = ControlledCallsState<Argument, Output, Waiter<Output>, Waiter<Void>>
@@ -97,6 +129,10 @@ public final class ControlledCalls<Argument: Sendable, Output: Sendable>: Sendab
   /// - Parameters:
   ///   - name: A name for reports: `"loader call #2 (argument: 7) was never completed"`.
   ///   - cancellation: Whether a caller's cancellation ends its pending call.
+  ///   - fileID: The caller's file ID, where unfinished calls are is reported; leave the default.
+  ///   - filePath: The caller's file path; leave the default.
+  ///   - line: The caller's line; leave the default.
+  ///   - column: The caller's column; leave the default.
   public init(
     _ name: String = "controlled", cancellation: ControlledCallsCancellation = .ignored,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath,
@@ -176,6 +212,10 @@ public final class ControlledCalls<Argument: Sendable, Output: Sendable>: Sendab
   public var pendingIDs: [Int] { state.withLock { $0.pendingIDs } }
 
   /// `ControlledCalls("loader") (3 calls, pending: #1, #3)`.
+  ///
+  /// ```swift
+  /// print(loader.calls)   // ControlledCalls("loader") (3 calls, pending: #1, #3)
+  /// ```
   public var description: String {
     let (count, pending) = state.withLock { ($0.callCount, $0.pendingIDs) }
     let list = pending.isEmpty ? "none" : pending.map { "#\($0)" }.joined(separator: ", ")
@@ -193,8 +233,14 @@ public final class ControlledCalls<Argument: Sendable, Output: Sendable>: Sendab
   /// #expect(requested == 7)
   /// ```
   ///
-  /// - Parameter timeout: A failure bound. When it elapses, the wait throws a
-  ///   ``WaitTimeoutError`` naming the call and listing the calls that did arrive.
+  /// - Parameters:
+  ///   - id: The call's id: 1 for the first call.
+  ///   - timeout: A failure bound. When it elapses, the wait throws a
+  ///     ``WaitTimeoutError`` naming the call and listing the calls that did arrive.
+  ///   - fileID: The caller's file ID, where a timeout is reported; leave the default.
+  ///   - filePath: The caller's file path; leave the default.
+  ///   - line: The caller's line; leave the default.
+  ///   - column: The caller's column; leave the default.
   /// - Returns: The call's argument.
   /// - Throws: ``WaitTimeoutError``, or `CancellationError` if the waiting task is cancelled.
   @discardableResult

@@ -22,6 +22,10 @@
 /// removed and throws; it is never resumed twice.
 public final class Gate: Sendable, CustomStringConvertible {
   /// The name used in reports, e.g. `"validation"`.
+  ///
+  /// ```swift
+  /// #expect(Gate("validation").name == "validation")
+  /// ```
   public let name: String
   private let state = Locked(GateState<Waiter<Void>>())
 
@@ -59,6 +63,10 @@ public final class Gate: Sendable, CustomStringConvertible {
   public var arrivalCount: Int { state.withLock { $0.arrivals } }
 
   /// `Gate("name") (open|closed, N waiting)`.
+  ///
+  /// ```swift
+  /// print(gate)   // Gate("validation") (closed, 1 waiting)
+  /// ```
   public var description: String {
     let (open, waiting) = state.withLock { ($0.isOpen, $0.waiterCount) }
     return "Gate(\"\(name)\") (\(open ? "open" : "closed"), \(waiting) waiting)"
@@ -73,8 +81,13 @@ public final class Gate: Sendable, CustomStringConvertible {
   /// }
   /// ```
   ///
-  /// - Parameter timeout: A failure bound: when it elapses, the wait throws a
-  ///   ``WaitTimeoutError`` naming the gate.
+  /// - Parameters:
+  ///   - timeout: A failure bound: when it elapses, the wait throws a
+  ///     ``WaitTimeoutError`` naming the gate.
+  ///   - fileID: The caller's file ID, where a timeout is reported; leave the default.
+  ///   - filePath: The caller's file path; leave the default.
+  ///   - line: The caller's line; leave the default.
+  ///   - column: The caller's column; leave the default.
   /// - Throws: ``WaitTimeoutError``, or `CancellationError` if the waiting task is cancelled.
   public func wait(
     timeout: Duration = .seconds(10),

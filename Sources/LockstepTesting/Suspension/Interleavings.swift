@@ -16,12 +16,28 @@ import Foundation
 /// ```
 public struct Interleaving<Element>: RandomAccessCollection, CustomStringConvertible {
   /// The items in this order.
+  ///
+  /// ```swift
+  /// for query in interleaving.order { gates.open(query) }
+  /// ```
   public let order: [Element]
   /// The seed of the sample this order belongs to; nil for an order of an exhaustive list.
+  ///
+  /// ```swift
+  /// if let seed = interleaving.seed { print("repeat with LOCKSTEP_SEED=\(seed)") }
+  /// ```
   public let seed: UInt64?
   /// The position of this order in its list, starting at 1.
+  ///
+  /// ```swift
+  /// print("order \(interleaving.number) of \(interleaving.total)")
+  /// ```
   public let number: Int
   /// How many orders its list holds.
+  ///
+  /// ```swift
+  /// #expect(Interleavings.all(of: [1, 2, 3])[0].total == 6)
+  /// ```
   public let total: Int
 
   /// The index of the first item.
@@ -46,6 +62,10 @@ public struct Interleaving<Element>: RandomAccessCollection, CustomStringConvert
   public subscript(position: Int) -> Element { order[position] }
 
   /// `[2, 1]` for an exhaustive list; `[3, 1, 2] (sample 4 of 10, seed 42)` for a sample.
+  ///
+  /// ```swift
+  /// print(Interleavings.all(of: [1, 2])[1])   // [2, 1]
+  /// ```
   public var description: String {
     guard let seed else { return "\(order)" }
     return "\(order) (sample \(number) of \(total), seed \(seed))"
@@ -98,8 +118,11 @@ public enum Interleavings {
   /// let orders = Interleavings.sample(of: Array(1...10), count: 100, seed: 42)
   /// ```
   ///
-  /// - Parameter seed: The seed; by default ``sessionSeed``, which is the `LOCKSTEP_SEED`
-  ///   environment variable when set, otherwise random once per process.
+  /// - Parameters:
+  ///   - items: The items to order.
+  ///   - count: How many distinct orders to return.
+  ///   - seed: The seed; by default ``sessionSeed``, which is the `LOCKSTEP_SEED`
+  ///     environment variable when set, otherwise random once per process.
   public static func sample<Element>(
     of items: [Element], count: Int, seed: UInt64? = nil
   ) -> [Interleaving<Element>] {

@@ -23,6 +23,10 @@
 /// or whose timeout elapses, is removed and throws; it is never resumed twice.
 public final class KeyedGates<Key: Hashable & Sendable>: Sendable, CustomStringConvertible {
   /// The name used in reports, e.g. `"search"`.
+  ///
+  /// ```swift
+  /// #expect(KeyedGates<String>("search").name == "search")
+  /// ```
   public let name: String
   private let state = Locked(KeyedGatesState<Key, Waiter<Void>>())
 
@@ -68,6 +72,10 @@ public final class KeyedGates<Key: Hashable & Sendable>: Sendable, CustomStringC
   public func waiterCount(for key: Key) -> Int { state.withLock { $0.waiterCount(for: key) } }
 
   /// `KeyedGates("search") (2 requested; waiting: "sw" ×1, "swift" ×1)`.
+  ///
+  /// ```swift
+  /// print(gates)   // KeyedGates("search") (2 requested; waiting: "sw" ×1, "swift" ×1)
+  /// ```
   public var description: String {
     let (count, waiting) = state.withLock { ($0.requestedKeys.count, $0.waitingKeys) }
     let list =
@@ -87,8 +95,14 @@ public final class KeyedGates<Key: Hashable & Sendable>: Sendable, CustomStringC
   /// }
   /// ```
   ///
-  /// - Parameter timeout: A failure bound: when it elapses, the wait throws a
-  ///   ``WaitTimeoutError`` naming the key.
+  /// - Parameters:
+  ///   - key: The key to wait for: the query, the record id.
+  ///   - timeout: A failure bound: when it elapses, the wait throws a
+  ///     ``WaitTimeoutError`` naming the key.
+  ///   - fileID: The caller's file ID, where a timeout is reported; leave the default.
+  ///   - filePath: The caller's file path; leave the default.
+  ///   - line: The caller's line; leave the default.
+  ///   - column: The caller's column; leave the default.
   /// - Throws: ``WaitTimeoutError``, or `CancellationError` if the waiting task is cancelled.
   public func wait(
     for key: Key, timeout: Duration = .seconds(10),

@@ -56,6 +56,14 @@
 /// actor and leave it only while they wait, so a main-actor test does not hop off the main actor
 /// for an advance that wakes nobody.
 ///
+/// ## One timeline with `TestQueue`
+/// A `TestQueue(clock: clock)` keeps its scheduled work on this clock's timeline. Advancing the
+/// clock (or the queue) runs the work of every queue on the clock that is due, interleaved with
+/// the sleepers in deadline order, ties in the order they were registered; each work item runs
+/// synchronously on the caller of `advance`, after the previous sleeper's `sleep` has returned.
+/// `now` is still the target before anything is woken or run. ``run(timeout:fileID:filePath:line:column:)``
+/// steps through the deadlines of sleepers and queued work alike.
+///
 /// `advance(by: .seconds(5))` is one jump: a loop that sleeps one second at a time wakes once and
 /// then sleeps until 6 s. To see every step, advance one step at a time and wait for the sleeper
 /// in between.
@@ -119,7 +127,8 @@ public final class TestClock: Clock, Sendable, CustomStringConvertible {
     public var description: String { "\(offset)" }
   }
 
-  private let state = Locked(TestClockState<Waiter<Void>>())
+  /// Internal: the `TestQueue`s on this clock keep their work here, on one timeline.
+  let state = Locked(TestClockState<Waiter<Void>>())
 
   /// Creates a clock at ``Instant/zero`` with no sleepers.
   ///
@@ -228,8 +237,14 @@ public final class TestClock: Clock, Sendable, CustomStringConvertible {
   /// A negative duration is a misuse, reported as a test issue at the call site; time does not
   /// move.
   ///
-  /// - Parameter timeout: A failure bound for a woken sleeper to return from `sleep` (it only
-  ///   elapses when the executor that runs the sleeper is blocked); reported as an issue.
+  /// - Parameters:
+  ///   - duration: How far to move time; a negative duration is a reported misuse.
+  ///   - timeout: A failure bound for a woken sleeper to return from `sleep` (it only
+  ///     elapses when the executor that runs the sleeper is blocked); reported as an issue.
+  ///   - fileID: The call site's file, captured automatically; failures are reported there.
+  ///   - filePath: The call site's file path, captured automatically.
+  ///   - line: The call site's line, captured automatically.
+  ///   - column: The call site's column, captured automatically.
   /// - Returns: How many sleepers were woken.
   @discardableResult
   nonisolated(nonsending) public func advance(
@@ -245,8 +260,10 @@ public final class TestClock: Clock, Sendable, CustomStringConvertible {
         at: site)
       return 0
     }
-    let decision = state.withLock { $0.advance(to: $0.now + duration) }
-    return await apply(decision, target: "by: \(duration)", timeout: timeout, site: site)
+    let target = state.withLock { $0.now + duration }
+    return await advanceTimeline(
+      to: target, caller: "TestClock.advance(by: \(duration))", timeout: timeout, site: site
+    ).sleepers
   }
 
   /// Moves time forward to `deadline` and wakes every sleeper that is due.
@@ -268,8 +285,9 @@ public final class TestClock: Clock, Sendable, CustomStringConvertible {
     line: UInt = #line, column: UInt = #column
   ) async -> Int {
     let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-    let decision = state.withLock { $0.advance(to: deadline.offset) }
-    return await apply(decision, target: "to: \(deadline)", timeout: timeout, site: site)
+    return await advanceTimeline(
+      to: deadline.offset, caller: "TestClock.advance(to: \(deadline))", timeout: timeout, site: site
+    ).sleepers
   }
 
   /// Advances to each next deadline in turn, waking its sleepers, until no sleeper is left.
@@ -286,8 +304,13 @@ public final class TestClock: Clock, Sendable, CustomStringConvertible {
   /// is going to sleep again. When the code under test sleeps more than once, advance step by step
   /// and call ``waitForSleepers(count:timeout:fileID:filePath:line:column:)`` in between.
   ///
-  /// - Parameter timeout: A failure bound in real time: if sleepers are still left after it (code
-  ///   that sleeps in an endless loop), an issue naming them is reported and `run` returns.
+  /// - Parameters:
+  ///   - timeout: A failure bound in real time: if sleepers are still left after it (code
+  ///     that sleeps in an endless loop), an issue naming them is reported and `run` returns.
+  ///   - fileID: The call site's file, captured automatically; failures are reported there.
+  ///   - filePath: The call site's file path, captured automatically.
+  ///   - line: The call site's line, captured automatically.
+  ///   - column: The call site's column, captured automatically.
   /// - Returns: How many sleepers were woken.
   @discardableResult
   nonisolated(nonsending) public func run(
@@ -296,19 +319,7 @@ public final class TestClock: Clock, Sendable, CustomStringConvertible {
     line: UInt = #line, column: UInt = #column
   ) async -> Int {
     let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-    let limit = ContinuousClock.now.advanced(by: timeout)
-    var woken = 0
-    while let due = state.withLock({ $0.advanceToNextDeadline() }) {
-      woken += await resumeInOrder(due, timeout: timeout, site: site)
-      if ContinuousClock.now >= limit, sleeperCount > 0 {
-        reportIssue(
-          "TestClock.run() gave up after \(timeout) of real time with sleepers left (does the code "
-            + "under test sleep in an endless loop? advance(to:) a bounded time instead). \(self)",
-          at: site)
-        break
-      }
-    }
-    return woken
+    return await runTimeline(caller: "TestClock.run()", timeout: timeout, site: site).sleepers
   }
 
   /// Waits until at least `count` sleepers are suspended in ``sleep(until:tolerance:)`` — the way
@@ -340,47 +351,97 @@ public final class TestClock: Clock, Sendable, CustomStringConvertible {
       })
   }
 
-  // MARK: - Waking
+  // MARK: - The timeline
 
-  nonisolated(nonsending) private func apply(
-    _ decision: TestClockState<Waiter<Void>>.AdvanceDecision, target: String,
-    timeout: Duration, site: CallSite
-  ) async -> Int {
-    switch decision {
-    case .backwards(let now):
-      reportIssue(
-        "TestClock.advance(\(target)): a clock cannot go back in time; it is already at \(now). "
-          + "Time stays where it was.",
-        at: site)
-      return 0
-    case .advanced(let woken):
-      return await resumeInOrder(woken, timeout: timeout, site: site)
-    }
+  /// What one advance did: sleepers woken and work items run (of every `TestQueue` on the clock).
+  struct TimelineCounts {
+    var sleepers = 0
+    var work = 0
   }
 
-  /// Resumes woken sleepers one at a time, each after the previous one's `sleep` has returned.
-  /// Every sleeper is resumed even if this task is cancelled or a sleeper is late; only the
-  /// waiting is skipped then.
-  nonisolated(nonsending) private func resumeInOrder(
-    _ woken: [(id: WaiterID, waiter: Waiter<Void>)], timeout: Duration, site: CallSite
-  ) async -> Int {
-    var waiting = true
-    for (index, sleeper) in woken.enumerated() {
-      sleeper.waiter.resume()
-      guard waiting else { continue }
-      do {
-        try await waitForReturn(of: sleeper.id, timeout: timeout, site: site)
-      } catch is CancellationError {
-        waiting = false
-      } catch {
+  /// Moves time to `target`, then takes the due events one at a time: woken sleepers and work of
+  /// the clock's queues, in deadline order. Each sleeper's `sleep` has returned before the next
+  /// event; each work item runs synchronously on the caller, outside the lock. A target in the
+  /// past is reported as a misuse of `caller`.
+  nonisolated(nonsending) func advanceTimeline(
+    to target: Duration, caller: String, timeout: Duration, site: CallSite
+  ) async -> TimelineCounts {
+    if let now = state.withLock({ $0.moveTime(to: target) }) {
+      reportIssue(
+        "\(caller): a clock cannot go back in time; it is already at \(now). "
+          + "Time stays where it was.",
+        at: site)
+      return TimelineCounts()
+    }
+    let limit = ContinuousClock.now.advanced(by: timeout)
+    return await runDueEvents(upTo: target, limit: limit, caller: caller, timeout: timeout, site: site)
+  }
+
+  /// Advances to each next deadline of a sleeper or of queued work in turn, until none is left.
+  nonisolated(nonsending) func runTimeline(caller: String, timeout: Duration, site: CallSite) async
+    -> TimelineCounts
+  {
+    let limit = ContinuousClock.now.advanced(by: timeout)
+    var counts = TimelineCounts()
+    while let next = state.withLock({ $0.nextEventDeadline() }) {
+      let target = state.withLock { state in
+        _ = state.moveTime(to: next)
+        return state.now
+      }
+      let step = await runDueEvents(
+        upTo: target, limit: limit, caller: caller, timeout: timeout, site: site)
+      counts.sleepers += step.sleepers
+      counts.work += step.work
+      if ContinuousClock.now >= limit, state.withLock({ $0.nextEventDeadline() }) != nil {
         reportIssue(
-          "TestClock.advance: woken sleeper \(index + 1) of \(woken.count) did not return from sleep "
-            + "within \(timeout); is the executor that runs it blocked? \(error)",
+          "\(caller) gave up after \(timeout) of real time with sleepers or work left (does the "
+            + "code under test sleep or reschedule in an endless loop? advance(to:) a bounded time "
+            + "instead). \(self)",
           at: site)
-        waiting = false
+        break
       }
     }
-    return woken.count
+    return counts
+  }
+
+  /// Takes and applies the events due by `target`, one at a time. Every due sleeper is resumed
+  /// even if this task is cancelled or a sleeper is late; only the waiting is skipped then.
+  nonisolated(nonsending) private func runDueEvents(
+    upTo target: Duration, limit: ContinuousClock.Instant, caller: String, timeout: Duration,
+    site: CallSite
+  ) async -> TimelineCounts {
+    var counts = TimelineCounts()
+    var waiting = true
+    while let event = state.withLock({ $0.takeNextEvent(upTo: target) }) {
+      switch event {
+      case .sleeper(let id, let waiter):
+        counts.sleepers += 1
+        waiter.resume()
+        guard waiting else { continue }
+        do {
+          try await waitForReturn(of: id, timeout: timeout, site: site)
+        } catch is CancellationError {
+          waiting = false
+        } catch {
+          reportIssue(
+            "\(caller): woken sleeper \(counts.sleepers) did not return from sleep within "
+              + "\(timeout); is the executor that runs it blocked? \(error)",
+            at: site)
+          waiting = false
+        }
+      case .work(let item):
+        counts.work += 1
+        item.body()
+        if counts.work % 4096 == 0, ContinuousClock.now >= limit {
+          reportIssue(
+            "\(caller) gave up after \(timeout) of real time: work due now keeps scheduling more "
+              + "work due now (an endless loop?). \(self)",
+            at: site)
+          return counts
+        }
+      }
+    }
+    return counts
   }
 
   nonisolated(nonsending) private func waitForReturn(of sleeper: WaiterID, timeout: Duration, site: CallSite)

@@ -12,6 +12,11 @@
 /// 3. `advance` — woken: removed from the sleepers, returned in deadline order (ties in
 ///    registration order) and remembered as *resumed* until…
 /// 4. `returned` — its `sleep` call has returned in its own task.
+///
+/// The clock's timeline is shared with every `TestQueue` created on it: their scheduled work
+/// lives here too, in a second heap ordered like the sleepers (deadline, then one sequence
+/// number shared with the sleepers), so that ``takeNextEvent(upTo:)`` can hand out sleepers and
+/// work items interleaved in deadline order.
 struct TestClockState<Waiter> {
   /// What happened to a sleeper that arrived.
   enum SleepDecision {
@@ -29,6 +34,24 @@ struct TestClockState<Waiter> {
     case advanced(woken: [(id: WaiterID, waiter: Waiter)])
     /// The target is earlier than `now`: a misuse; time did not move.
     case backwards(now: Duration)
+  }
+
+  /// Work scheduled on a `TestQueue` of this clock, waiting for its deadline.
+  struct PendingWork {
+    let id: WaiterID
+    /// The queue it was scheduled on.
+    let queue: WaiterID
+    let deadline: Duration
+    let site: CallSite
+    let body: @Sendable () -> Void
+  }
+
+  /// The next thing that happens on the timeline.
+  enum Event {
+    /// A sleeper is due: resume it (it was moved to the resumed sleepers).
+    case sleeper(id: WaiterID, waiter: Waiter)
+    /// A work item is due: run it (it was removed from the pending work).
+    case work(PendingWork)
   }
 
   /// One heap entry. Ordered by deadline, then by registration.
@@ -56,6 +79,13 @@ struct TestClockState<Waiter> {
   private var returnWatchers: [WaiterID: Watcher<WaiterID>] = [:]
   /// Tests waiting until at least `target` sleepers are registered.
   private var countWatchers: [WaiterID: Watcher<Int>] = [:]
+  /// Deadlines of scheduled work. Entries of cancelled work stay until they reach the top (or a
+  /// compaction removes them): `work` is the truth.
+  private var workDeadlines = Heap<Entry>()
+  /// Scheduled work that has neither run nor been cancelled.
+  private var work: [WaiterID: PendingWork] = [:]
+  /// How many items of `work` each queue has.
+  private var workCounts: [WaiterID: Int] = [:]
 
   /// A waiter with what it waits for.
   private struct Watcher<Condition> {
@@ -79,6 +109,105 @@ struct TestClockState<Waiter> {
     while let top = deadlines.min {
       if sleepers[top.id] != nil { return top.deadline }
       deadlines.popMin()
+    }
+    return nil
+  }
+
+  /// How many scheduled work items of `queue` have neither run nor been cancelled.
+  func pendingWorkCount(of queue: WaiterID) -> Int { workCounts[queue] ?? 0 }
+
+  /// The scheduled work of `queue`, in the order it will run.
+  func pendingWork(of queue: WaiterID) -> [PendingWork] {
+    workDeadlines.unordered.sorted().compactMap { entry in
+      work[entry.id].flatMap { $0.queue == queue ? $0 : nil }
+    }
+  }
+
+  /// Schedules work on `queue` for `deadline`; a deadline that has passed (or `nil`) means now.
+  /// Work due at the same time runs in the order it was scheduled.
+  mutating func schedule(
+    _ id: WaiterID, on queue: WaiterID, at deadline: Duration?, site: CallSite,
+    _ body: @escaping @Sendable () -> Void
+  ) {
+    let due = max(deadline ?? now, now)
+    work[id] = PendingWork(id: id, queue: queue, deadline: due, site: site, body: body)
+    workCounts[queue, default: 0] += 1
+    workDeadlines.insert(Entry(deadline: due, sequence: nextSequence, id: id))
+    nextSequence += 1
+  }
+
+  /// Removes scheduled work that has not run yet: true when it was still pending.
+  mutating func cancelWork(_ id: WaiterID) -> Bool {
+    removeWork(id) != nil
+  }
+
+  /// Moves time to `target` without waking anybody; the caller then takes the due events one at a
+  /// time with ``takeNextEvent(upTo:)``. Returns `now` when the target is in the past (a misuse;
+  /// time does not move), nil otherwise.
+  mutating func moveTime(to target: Duration) -> Duration? {
+    guard target >= now else { return now }
+    now = target
+    return nil
+  }
+
+  /// The earliest deadline of a sleeper or of scheduled work, or nil when there is neither.
+  mutating func nextEventDeadline() -> Duration? {
+    switch (nextDeadline(), nextWorkEntry()?.deadline) {
+    case (let sleeper?, let item?): min(sleeper, item)
+    case (let sleeper, let item): sleeper ?? item
+    }
+  }
+
+  /// Takes the earliest event due by `upTo` (deadline order; ties in the order sleepers started
+  /// sleeping and work was scheduled), or nil when nothing is due. A sleeper is moved to the
+  /// resumed sleepers; a work item is removed.
+  mutating func takeNextEvent(upTo target: Duration) -> Event? {
+    _ = nextDeadline()
+    let sleeper = deadlines.min.flatMap { $0.deadline <= target ? $0 : nil }
+    let item = nextWorkEntry().flatMap { $0.deadline <= target ? $0 : nil }
+    if let sleeper, item.map({ sleeper < $0 }) ?? true {
+      deadlines.popMin()
+      let removed = sleepers.removeValue(forKey: sleeper.id)!
+      resumed.insert(sleeper.id)
+      return .sleeper(id: sleeper.id, waiter: removed.waiter)
+    }
+    guard let item else { return nil }
+    workDeadlines.popMin()
+    return .work(removeWork(item.id)!)
+  }
+
+  /// Takes the earliest work of `queue` due by `upTo`, leaving sleepers and other queues' work
+  /// alone; nil when none is due.
+  mutating func takeNextWork(of queue: WaiterID, upTo target: Duration) -> PendingWork? {
+    guard let top = nextWorkEntry(), top.deadline <= target else { return nil }
+    if work[top.id]?.queue == queue {
+      workDeadlines.popMin()
+      return removeWork(top.id)
+    }
+    // Another queue's work comes first: find this queue's earliest due work (its heap entry
+    // becomes stale and is dropped later).
+    guard workCounts[queue] != nil else { return nil }
+    let candidate = workDeadlines.unordered.filter {
+      $0.deadline <= target && work[$0.id]?.queue == queue
+    }.min()
+    return candidate.flatMap { removeWork($0.id) }
+  }
+
+  private mutating func removeWork(_ id: WaiterID) -> PendingWork? {
+    guard let removed = work.removeValue(forKey: id) else { return nil }
+    workCounts[removed.queue, default: 1] -= 1
+    if workCounts[removed.queue] == 0 { workCounts[removed.queue] = nil }
+    if workDeadlines.count > 64, workDeadlines.count > 2 * work.count {
+      workDeadlines = Heap(workDeadlines.unordered.filter { work[$0.id] != nil })
+    }
+    return removed
+  }
+
+  /// The heap entry of the earliest pending work, dropping entries of cancelled work on the way.
+  private mutating func nextWorkEntry() -> Entry? {
+    while let top = workDeadlines.min {
+      if work[top.id] != nil { return top }
+      workDeadlines.popMin()
     }
     return nil
   }

@@ -13,13 +13,26 @@
   /// ```
   public struct DeterministicSchedulingTrait: TestTrait, SuiteTrait, TestScoping {
     /// The seed of the run's order, or `nil` for FIFO.
+    ///
+    /// ```swift
+    /// #expect(DeterministicSchedulingTrait.deterministic(seed: 3).seed == 3)
+    /// ```
     public let seed: UInt64?
     /// How long to wait in real time for a job from outside the run before reporting a deadlock.
+    ///
+    /// ```swift
+    /// let trait = DeterministicSchedulingTrait.deterministic(gracePeriod: .milliseconds(50))
+    /// #expect(trait.gracePeriod == .milliseconds(50))
+    /// ```
     public let gracePeriod: Duration
     /// Where the trait was written, for reports.
     let site: CallSite
 
     /// Applies to every test of a suite it is attached to.
+    ///
+    /// ```swift
+    /// #expect(DeterministicSchedulingTrait.deterministic().isRecursive)
+    /// ```
     public var isRecursive: Bool { true }
 
     /// Scopes each test case, not the suite as a whole.
@@ -75,6 +88,10 @@
     ///   - seed: `nil` for FIFO order, or a seed for a reproducible pseudo-random order.
     ///   - gracePeriod: How long to wait in real time for jobs from outside the run (real I/O,
     ///     other threads) before reporting a deadlock.
+    ///   - fileID: The caller's file ID, where a deadlock is reported; leave the default.
+    ///   - filePath: The caller's file path; leave the default.
+    ///   - line: The caller's line; leave the default.
+    ///   - column: The caller's column; leave the default.
     public static func deterministic(
       seed: UInt64? = nil, gracePeriod: Duration = .zero,
       fileID: StaticString = #fileID, filePath: StaticString = #filePath,

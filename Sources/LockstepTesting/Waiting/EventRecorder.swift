@@ -15,6 +15,10 @@
 /// failed expectations are reported to whichever framework is running.
 public final class EventRecorder<Value: Sendable>: Sendable, CustomStringConvertible {
   /// The name used in failure messages, e.g. `"completion"`.
+  ///
+  /// ```swift
+  /// #expect(EventCounter("completion").name == "completion")
+  /// ```
   public let name: String
   private let state = Locked(EventState<Value, Waiter<Void>>())
 
@@ -52,6 +56,10 @@ public final class EventRecorder<Value: Sendable>: Sendable, CustomStringConvert
   public var count: Int { state.withLock { $0.values.count } }
 
   /// `name: N event(s)`.
+  ///
+  /// ```swift
+  /// print(prices)   // price feed: 3 event(s)
+  /// ```
   public var description: String { "\(name): \(count) event(s)" }
 
   /// Waits until at least `count` events have been recorded; returns at once if they already

@@ -18,11 +18,24 @@
 /// ```
 public struct ReportedIssue: Sendable, CustomStringConvertible {
   /// What went wrong and what to do about it.
+  ///
+  /// ```swift
+  /// let (_, issues) = await collectingIssues { _ = Barrier(parties: 0) }
+  /// print(issues[0].message)
+  /// ```
   public let message: String
   /// Where the call that caused it was made.
+  ///
+  /// ```swift
+  /// print(issues[0].site)   // "MyAppTests/BarrierTests.swift:12:50"
+  /// ```
   public let site: CallSite
 
   /// `message (at Module/File.swift:line:column)`.
+  ///
+  /// ```swift
+  /// print(issues[0])   // "Barrier(parties: 0): … (at MyAppTests/BarrierTests.swift:12:50)"
+  /// ```
   public var description: String { "\(message) (at \(site))" }
 }
 

@@ -20,12 +20,28 @@
 /// ```
 public struct WaitTimeoutError: Error, CustomStringConvertible, Sendable {
   /// What the wait was waiting for, e.g. `every task of the TestTaskFactory to finish`.
+  ///
+  /// ```swift
+  /// #expect(error.awaited == "every task of the TestTaskFactory to finish")
+  /// ```
   public let awaited: String
   /// The limit that elapsed.
+  ///
+  /// ```swift
+  /// #expect(error.timeout == .seconds(10))
+  /// ```
   public let timeout: Duration
   /// Where the wait was started.
+  ///
+  /// ```swift
+  /// print(error.site)   // "MyAppTests/ProfileTests.swift:14:21"
+  /// ```
   public let site: CallSite
   /// What was still pending when the wait gave up: tasks, waiters, calls, sleepers.
+  ///
+  /// ```swift
+  /// for item in error.pending { print(item) }   // task #1 "load profile", created at …
+  /// ```
   public let pending: [String]
 
   /// Creates an error for a wait that gave up.
@@ -42,6 +58,10 @@ public struct WaitTimeoutError: Error, CustomStringConvertible, Sendable {
   }
 
   /// A readable explanation, listing the pending items one a line.
+  ///
+  /// ```swift
+  /// print(error)   // "Timed out after 10.0 seconds at … Still pending: …"
+  /// ```
   public var description: String {
     var text = "Timed out after \(timeout) at \(site) waiting for \(awaited)."
     if pending.isEmpty {

@@ -19,6 +19,11 @@
 /// - Parameters:
 ///   - description: What you are waiting for, in words; it is the first thing a failure says.
 ///   - timeout: A failure bound, not a delay.
+///   - isolation: The actor the condition runs on; leave the default, the caller's isolation.
+///   - fileID: The caller's file ID, where a timeout is reported; leave the default.
+///   - filePath: The caller's file path; leave the default.
+///   - line: The caller's line; leave the default.
+///   - column: The caller's column; leave the default.
 ///   - condition: Checked until it returns `true`. An error it throws ends the wait.
 /// - Throws: ``WaitTimeoutError``, `CancellationError`, or the condition's error.
 public func waitUntil(

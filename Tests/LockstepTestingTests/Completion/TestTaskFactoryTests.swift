@@ -52,6 +52,8 @@ struct TestTaskFactoryTests {
     tasks.task(name: "finishes") {}
     let creationLine = #line + 1
     tasks.task(name: "stuck") { try? await gate.wait(timeout: .seconds(60)) }
+    // Only the stuck task is left; the timed wait below then fails however loaded the machine is.
+    try await waitUntil("the other task finished") { tasks.unfinishedCount == 1 }
     let error = await #expect(throws: WaitTimeoutError.self) {
       try await tasks.waitUntilIdle(timeout: .milliseconds(50))
     }
