@@ -137,6 +137,10 @@ extension WorkScheduler {
 public struct SchedulerTime: InstantProtocol, CustomStringConvertible {
   /// The time since the scheduler's zero (system uptime for a `DispatchQueue`, the test's
   /// virtual time for a `TestQueue`).
+  ///
+  /// ```swift
+  /// #expect(queue.now.offset == .milliseconds(300))
+  /// ```
   public let offset: Duration
 
   /// Creates the time `offset` after the scheduler's zero.
@@ -176,6 +180,10 @@ public struct SchedulerTime: InstantProtocol, CustomStringConvertible {
   }
 
   /// The offset, e.g. `1.5 seconds`.
+  ///
+  /// ```swift
+  /// print(queue.now)   // "0.3 seconds"
+  /// ```
   public var description: String { "\(offset)" }
 }
 

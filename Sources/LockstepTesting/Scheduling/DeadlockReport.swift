@@ -16,20 +16,44 @@
 /// ```
 public struct DeterministicDeadlock: Error, CustomStringConvertible, Sendable {
   /// Where the deterministic run was started.
+  ///
+  /// ```swift
+  /// print(deadlock.site)   // "MyTests/SearchTests.swift:12:5"
+  /// ```
   public let site: CallSite
   /// The run's tasks, one description each: its number, its name if the scheduler saw it, and
   /// what it last did. The body is known to be suspended; for the other tasks an executor cannot
   /// tell a suspended task from a finished one, so the list can include finished tasks.
+  ///
+  /// ```swift
+  /// for task in deadlock.tasks { print(task) }
+  /// ```
   public let tasks: [String]
   /// The virtual time at which the run stopped, from the start of the run.
+  ///
+  /// ```swift
+  /// #expect(deadlock.virtualTime == .seconds(30))   // stuck after the 30 s backoff
+  /// ```
   public let virtualTime: Duration
   /// Every job executed before the deadlock.
+  ///
+  /// ```swift
+  /// print(deadlock.trace)   // every job that ran before the run got stuck
+  /// ```
   public let trace: SchedulerTrace
   /// Whether the stuck tasks were left suspended for good (quarantined): cancelling the body did
   /// not let it finish.
+  ///
+  /// ```swift
+  /// if deadlock.quarantined { print("some tasks stay suspended for good") }
+  /// ```
   public let quarantined: Bool
 
   /// A readable report, listing the suspended tasks one a line.
+  ///
+  /// ```swift
+  /// catch let deadlock as DeterministicDeadlock { print(deadlock) }
+  /// ```
   public var description: String {
     var text =
       "Deadlock in the deterministic run started at \(site): the body has not finished, no job is "
@@ -61,9 +85,17 @@ public struct DeterministicDeadlock: Error, CustomStringConvertible, Sendable {
 /// ```
 public struct DeterministicSchedulingUnavailable: Error, CustomStringConvertible, Sendable {
   /// Why the scheduler cannot run.
+  ///
+  /// ```swift
+  /// print(error.reason)   // "a deterministic run cannot start inside another deterministic run"
+  /// ```
   public let reason: String
 
   /// The reason, prefixed with what failed.
+  ///
+  /// ```swift
+  /// print(error)   // "Deterministic scheduling is unavailable: …"
+  /// ```
   public var description: String { "Deterministic scheduling is unavailable: \(reason)" }
 }
 

@@ -18,15 +18,35 @@ public struct SchedulerTrace: Sendable, Equatable, CustomStringConvertible {
   public struct Step: Sendable, Equatable, CustomStringConvertible {
     /// The run-local number of the task the job belonged to (1 is the first task seen), or `nil`
     /// for a job that is not a task (an actor's processing job, for example).
+    ///
+    /// ```swift
+    /// let tasks = Set(outcome.trace.steps.compactMap(\.task))
+    /// ```
     public let task: Int?
     /// Whether the job ran isolated to the main actor.
+    ///
+    /// ```swift
+    /// let mainJobs = outcome.trace.steps.filter(\.isMainActor).count
+    /// ```
     public let isMainActor: Bool
     /// The virtual time at which it ran, measured from the start of the run.
+    ///
+    /// ```swift
+    /// #expect(outcome.trace.steps.last?.time == .seconds(600))
+    /// ```
     public let time: Duration
     /// Whether virtual time jumped forward to wake this job from a sleep.
+    ///
+    /// ```swift
+    /// let wakeUps = outcome.trace.steps.filter(\.wokeFromSleep).count
+    /// ```
     public let wokeFromSleep: Bool
 
     /// `task 3 @MainActor at 0.08 seconds (woke)`.
+    ///
+    /// ```swift
+    /// print(outcome.trace.steps[0])   // "task 1 at 0.0 seconds"
+    /// ```
     public var description: String {
       var text = task.map { "task \($0)" } ?? "job"
       if isMainActor { text += " @MainActor" }
@@ -37,8 +57,16 @@ public struct SchedulerTrace: Sendable, Equatable, CustomStringConvertible {
   }
 
   /// Every executed job, in execution order.
+  ///
+  /// ```swift
+  /// print(outcome.trace.steps.count, "jobs")
+  /// ```
   public internal(set) var steps: [Step] = []
   /// The names of the tasks that had one and were observed by the scheduler, by task number.
+  ///
+  /// ```swift
+  /// print(outcome.trace.taskNames[2] ?? "unnamed")   // "load profile"
+  /// ```
   public internal(set) var taskNames: [Int: String] = [:]
 
   /// The task numbers in execution order: the compact form used to compare interleavings.
@@ -49,6 +77,10 @@ public struct SchedulerTrace: Sendable, Equatable, CustomStringConvertible {
   public var taskOrder: [Int] { steps.map { $0.task ?? 0 } }
 
   /// One line per step.
+  ///
+  /// ```swift
+  /// print(outcome.trace)   // "1. task 1 at 0.0 seconds\n2. task 2 …"
+  /// ```
   public var description: String {
     steps.enumerated().map { index, step in
       let name = step.task.flatMap { taskNames[$0] }.map { " \"\($0)\"" } ?? ""

@@ -51,6 +51,10 @@ public final class ImmediateClock: Clock, Sendable, CustomStringConvertible {
   public var minimumResolution: Duration { .zero }
 
   /// `ImmediateClock(now: 5.0 seconds)`.
+  ///
+  /// ```swift
+  /// print(ImmediateClock())   // "ImmediateClock(now: 0.0 seconds)"
+  /// ```
   public var description: String { "ImmediateClock(now: \(now))" }
 
   /// Returns at once, moving ``now`` to `deadline` if it is later.

@@ -78,6 +78,10 @@ public final class TestClock: Clock, Sendable, CustomStringConvertible {
   /// ```
   public struct Instant: InstantProtocol, CustomStringConvertible {
     /// The time since the clock's zero.
+    ///
+    /// ```swift
+    /// #expect(clock.now.offset == .milliseconds(80))
+    /// ```
     public let offset: Duration
 
     /// Creates the instant `offset` after the clock's zero.
@@ -124,6 +128,10 @@ public final class TestClock: Clock, Sendable, CustomStringConvertible {
     }
 
     /// The offset, e.g. `0.08 seconds`.
+    ///
+    /// ```swift
+    /// print(clock.now)   // "0.08 seconds"
+    /// ```
     public var description: String { "\(offset)" }
   }
 
@@ -173,6 +181,10 @@ public final class TestClock: Clock, Sendable, CustomStringConvertible {
   }
 
   /// `TestClock(now: 0.08 seconds, 1 sleeper(s), next deadline 0.16 seconds)`.
+  ///
+  /// ```swift
+  /// print(clock)   // the time and the pending sleepers' deadlines
+  /// ```
   public var description: String {
     let (now, count, next) = state.withLock { ($0.now, $0.sleeperCount, $0.nextDeadline()) }
     return "TestClock(now: \(now), \(count) sleeper(s)"

@@ -132,6 +132,10 @@ public final class TestQueue: WorkScheduler, CustomStringConvertible {
   }
 
   /// `main: 2 pending at 0.0 seconds, 1.0 seconds (now 0.0 seconds), scheduled at File.swift:12:7, …`.
+  ///
+  /// ```swift
+  /// print(queue)   // the label, the time and the pending work
+  /// ```
   public var description: String {
     let queue = id
     let (now, pending) = clock.state.withLock { ($0.now, $0.pendingWork(of: queue)) }
