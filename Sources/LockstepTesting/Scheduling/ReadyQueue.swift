@@ -1,26 +1,3 @@
-/// A small, fast, reproducible pseudo-random generator (SplitMix64). The same seed gives the same
-/// sequence on every platform.
-struct SeededGenerator: RandomNumberGenerator, Sendable {
-  private var state: UInt64
-
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z &>> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z &>> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z &>> 31)
-  }
-
-  /// A number in `0..<bound`, by multiply-shift: platform-independent and free of modulo bias
-  /// that matters for scheduling.
-  mutating func index(below bound: Int) -> Int {
-    precondition(bound > 0)
-    return Int(next().multipliedFullWidth(by: UInt64(bound)).high)
-  }
-}
-
 /// The jobs that are ready to run, in the order the scheduler picks them.
 ///
 /// - FIFO (no seed): the job enqueued first runs first.
@@ -31,10 +8,10 @@ struct ReadyQueue<Element> {
   private var storage: [Element?] = []
   /// FIFO only: the index of the oldest element.
   private var head = 0
-  private var generator: SeededGenerator?
+  private var generator: SplitMix64?
 
   init(seed: UInt64?) {
-    generator = seed.map { SeededGenerator(seed: $0) }
+    generator = seed.map { SplitMix64(seed: $0) }
   }
 
   var count: Int { storage.count - head }

@@ -51,7 +51,7 @@ struct ControlledCallsState<Argument, Output, CallWaiter, Watcher> {
   /// it makes for the call.
   private var endingForLaterCalls: (ending: CallEnding, error: (Call) -> any Error)?
   /// Tests waiting until a number of calls have arrived.
-  private var watchers: [WaiterID: (target: Int, waiter: Watcher)] = [:]
+  private var watchers = Watchers<Int, Watcher>()
 
   var callCount: Int { calls.count }
   var pendingIDs: [Int] {
@@ -164,13 +164,12 @@ struct ControlledCallsState<Argument, Output, CallWaiter, Watcher> {
 
   /// A test arrives to wait until `target` calls have arrived: false when they already have.
   mutating func watch(_ id: WaiterID, target: Int, _ watcher: Watcher) -> Bool {
-    guard calls.count < target else { return false }
-    watchers[id] = (target, watcher)
-    return true
+    let made = calls.count
+    return watchers.watch(id, target: target, watcher) { made >= $0 }
   }
 
   mutating func departWatcher(_ id: WaiterID) -> Watcher? {
-    watchers.removeValue(forKey: id)?.waiter
+    watchers.remove(id)
   }
 
   // MARK: Helpers
@@ -191,9 +190,7 @@ struct ControlledCallsState<Argument, Output, CallWaiter, Watcher> {
   }
 
   private mutating func takeSatisfiedWatchers() -> [Watcher] {
-    guard !watchers.isEmpty else { return [] }
-    let due = watchers.filter { $0.value.target <= calls.count }.sorted { $0.key < $1.key }
-    for (id, _) in due { watchers[id] = nil }
-    return due.map(\.value.waiter)
+    let made = calls.count
+    return watchers.takeReached { made >= $0 }
   }
 }

@@ -7,7 +7,7 @@ struct GateState<Waiter> {
   /// Suspended passers, by arrival order.
   private var passers: [WaiterID: Waiter] = [:]
   /// Tests waiting until `arrivals` reaches a target.
-  private var arrivalWatchers: [WaiterID: (target: Int, waiter: Waiter)] = [:]
+  private var arrivalWatchers = Watchers<Int, Waiter>()
 
   var waiterCount: Int { passers.count }
 
@@ -33,18 +33,16 @@ struct GateState<Waiter> {
 
   /// A test arrives to wait for `target` arrivals: false when already reached.
   mutating func watchArrivals(_ id: WaiterID, target: Int, _ waiter: Waiter) -> Bool {
-    guard arrivals < target else { return false }
-    arrivalWatchers[id] = (target, waiter)
-    return true
+    let arrivals = self.arrivals
+    return arrivalWatchers.watch(id, target: target, waiter) { arrivals >= $0 }
   }
 
   mutating func departWatcher(_ id: WaiterID) -> Waiter? {
-    arrivalWatchers.removeValue(forKey: id)?.waiter
+    arrivalWatchers.remove(id)
   }
 
   private mutating func takeSatisfiedWatchers() -> [Waiter] {
-    let due = arrivalWatchers.filter { $0.value.target <= arrivals }.sorted { $0.key < $1.key }
-    for (id, _) in due { arrivalWatchers[id] = nil }
-    return due.map(\.value.waiter)
+    let arrivals = self.arrivals
+    return arrivalWatchers.takeReached { arrivals >= $0 }
   }
 }

@@ -16,7 +16,7 @@ struct KeyedGatesState<Key: Hashable, Waiter> {
   private(set) var openKeys: Set<Key> = []
   /// Suspended waiters per key.
   private var waiters: [Key: [WaiterID: Waiter]] = [:]
-  private var watchers: [WaiterID: (target: Target, waiter: Waiter)] = [:]
+  private var watchers = Watchers<Target, Waiter>()
 
   var waiterCount: Int { waiters.values.reduce(0) { $0 + $1.count } }
 
@@ -52,13 +52,11 @@ struct KeyedGatesState<Key: Hashable, Waiter> {
 
   /// A test arrives to wait for `target`: false when it is already reached.
   mutating func watch(_ id: WaiterID, target: Target, _ waiter: Waiter) -> Bool {
-    guard !isReached(target) else { return false }
-    watchers[id] = (target, waiter)
-    return true
+    watchers.watch(id, target: target, waiter, isReached: isReached)
   }
 
   mutating func departWatcher(_ id: WaiterID) -> Waiter? {
-    watchers.removeValue(forKey: id)?.waiter
+    watchers.remove(id)
   }
 
   /// The keys with suspended waiters and how many wait at each, in first-request order.
@@ -78,9 +76,7 @@ struct KeyedGatesState<Key: Hashable, Waiter> {
   }
 
   private mutating func takeSatisfiedWatchers() -> [Waiter] {
-    guard !watchers.isEmpty else { return [] }
-    let due = watchers.filter { isReached($0.value.target) }.sorted { $0.key < $1.key }
-    for (id, _) in due { watchers[id] = nil }
-    return due.map(\.value.waiter)
+    let state = self
+    return watchers.takeReached(state.isReached)
   }
 }

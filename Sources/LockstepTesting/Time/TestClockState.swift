@@ -76,9 +76,9 @@ struct TestClockState<Waiter> {
   /// Sleepers that were woken and whose `sleep` call has not returned yet.
   private var resumed: Set<WaiterID> = []
   /// Tests waiting until a woken sleeper's `sleep` has returned.
-  private var returnWatchers: [WaiterID: Watcher<WaiterID>] = [:]
+  private var returnWatchers = Watchers<WaiterID, Waiter>()
   /// Tests waiting until at least `target` sleepers are registered.
-  private var countWatchers: [WaiterID: Watcher<Int>] = [:]
+  private var countWatchers = Watchers<Int, Waiter>()
   /// Deadlines of scheduled work. Entries of cancelled work stay until they reach the top (or a
   /// compaction removes them): `work` is the truth.
   private var workDeadlines = Heap<Entry>()
@@ -259,39 +259,33 @@ struct TestClockState<Waiter> {
   /// A woken sleeper's `sleep` call returned. Returns the watchers waiting for that.
   mutating func returned(_ id: WaiterID) -> [Waiter] {
     guard resumed.remove(id) != nil else { return [] }
-    guard !returnWatchers.isEmpty else { return [] }
-    let due = returnWatchers.filter { $0.value.condition == id }.sorted { $0.key < $1.key }
-    for (watcher, _) in due { returnWatchers[watcher] = nil }
-    return due.map(\.value.waiter)
+    return returnWatchers.takeReached { $0 == id }
   }
 
   /// A test waits until the woken `sleeper` has returned from `sleep`: false when it already has.
   mutating func watchReturn(_ id: WaiterID, of sleeper: WaiterID, _ waiter: Waiter) -> Bool {
-    guard resumed.contains(sleeper) else { return false }
-    returnWatchers[id] = Watcher(condition: sleeper, waiter: waiter)
-    return true
+    let resumed = self.resumed
+    // Reached once the sleeper is no longer among the resumed ones that have yet to return.
+    return returnWatchers.watch(id, target: sleeper, waiter) { !resumed.contains($0) }
   }
 
   mutating func departReturnWatcher(_ id: WaiterID) -> Waiter? {
-    returnWatchers.removeValue(forKey: id)?.waiter
+    returnWatchers.remove(id)
   }
 
   /// A test waits until at least `target` sleepers are registered: false when there already are.
   mutating func watchSleepers(_ id: WaiterID, target: Int, _ waiter: Waiter) -> Bool {
-    guard sleepers.count < target else { return false }
-    countWatchers[id] = Watcher(condition: target, waiter: waiter)
-    return true
+    let count = sleepers.count
+    return countWatchers.watch(id, target: target, waiter) { count >= $0 }
   }
 
   mutating func departCountWatcher(_ id: WaiterID) -> Waiter? {
-    countWatchers.removeValue(forKey: id)?.waiter
+    countWatchers.remove(id)
   }
 
   private mutating func takeSatisfiedCountWatchers() -> [Waiter] {
-    guard !countWatchers.isEmpty else { return [] }
-    let due = countWatchers.filter { $0.value.condition <= sleepers.count }.sorted { $0.key < $1.key }
-    for (id, _) in due { countWatchers[id] = nil }
-    return due.map(\.value.waiter)
+    let count = sleepers.count
+    return countWatchers.takeReached { count >= $0 }
   }
 
   /// Rebuilds the heap from the live sleepers when cancelled entries outnumber them, so that

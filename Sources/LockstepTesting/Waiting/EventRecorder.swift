@@ -142,25 +142,22 @@ extension EventRecorder where Value == Void {
 /// The pure state machine behind ``EventRecorder``.
 struct EventState<Value, Waiter> {
   private(set) var values: [Value] = []
-  private var watchers: [WaiterID: (target: Int, waiter: Waiter)] = [:]
+  private var watchers = Watchers<Int, Waiter>()
 
   /// Appends a value; returns the watchers whose target is now reached.
   mutating func record(_ value: Value) -> [Waiter] {
     values.append(value)
-    guard !watchers.isEmpty else { return [] }
-    let due = watchers.filter { $0.value.target <= values.count }.sorted { $0.key < $1.key }
-    for (id, _) in due { watchers[id] = nil }
-    return due.map(\.value.waiter)
+    let count = values.count
+    return watchers.takeReached { count >= $0 }
   }
 
   /// A watcher arrives; false when the target is already reached.
   mutating func watch(_ id: WaiterID, target: Int, _ waiter: Waiter) -> Bool {
-    guard values.count < target else { return false }
-    watchers[id] = (target, waiter)
-    return true
+    let count = values.count
+    return watchers.watch(id, target: target, waiter) { count >= $0 }
   }
 
   mutating func depart(_ id: WaiterID) -> Waiter? {
-    watchers.removeValue(forKey: id)?.waiter
+    watchers.remove(id)
   }
 }

@@ -4,19 +4,6 @@ import XCTest
 
 @testable import LockstepTesting
 
-/// A small seeded generator, so that a failing random run can be replayed.
-struct SplitMix64: RandomNumberGenerator {
-  private var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
-
 /// The seed of a random test: `LOCKSTEP_SEED` when set (to replay a failure), otherwise fresh.
 func randomTestSeed() -> UInt64 {
   if let text = ProcessInfo.processInfo.environment["LOCKSTEP_SEED"], let seed = UInt64(text) {

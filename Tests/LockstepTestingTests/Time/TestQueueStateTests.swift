@@ -107,7 +107,7 @@ struct TestQueueStateTests {
 
   @Test(arguments: 0..<20)
   func randomOperationsMatchAReferenceModel(seed: Int) {
-    var generator = SeededRandom(inner: SplitMix64(seed: UInt64(seed)))
+    var generator = SplitMix64(seed: UInt64(seed))
     var state = State()
     let queue = WaiterID.next()
     // Reference: pending work as (deadline, sequence, tag), and the current time.
@@ -140,10 +140,4 @@ struct TestQueueStateTests {
       #expect(state.pendingWorkCount(of: queue) == reference.count)
     }
   }
-}
-
-/// The package's seeded SplitMix64, as a `RandomNumberGenerator`.
-private struct SeededRandom: RandomNumberGenerator {
-  var inner: SplitMix64
-  mutating func next() -> UInt64 { inner.next() }
 }
