@@ -53,7 +53,7 @@ struct ThrottledSaverTests {
     let saver = ThrottledSaver(queue: queue, interval: .seconds(1)) { draft in
       MainActor.assumeIsolated { saved.record(draft) }
     }
-    // A typist that waits on the clock between keystrokes, mixed with the saver's asyncAfter.
+    // A typist that waits on the clock between keystrokes, mixed with the saver's scheduled work.
     let typist = Task { @MainActor in
       for draft in ["a", "ab", "abc"] {
         saver.edit(draft)

@@ -488,7 +488,7 @@ private func fiveWorkers() async -> [Int] {
       group.addTask {
         for _ in 0..<4 {
           log.record(worker)
-          await Task.yield()
+          await Task.yield()  // allowed: a choice point for the scheduler, not a guess
         }
       }
     }
@@ -513,7 +513,7 @@ struct WhichWorkRunsNextExamples {
 
   @Test func sleepsTakeNoRealTime() async throws {
     let outcome = try await runDeterministically { () async throws -> String in
-      try await Task.sleep(for: .seconds(600))  // ten minutes of virtual time
+      try await Task.sleep(for: .seconds(600))  // allowed: ten minutes of virtual time
       return "woke"
     }
     #expect(outcome.value == "woke")
@@ -535,7 +535,7 @@ struct WhichWorkRunsNextExamples {
 @MainActor @Suite(.timeLimit(.minutes(1)))
 struct MigrationExamples {
   @Test func afterASleepBecomesAWaitForTheWork() async throws {
-    // Before: model.load(); try await Task.sleep(for: .milliseconds(100)); #expect(…)
+    // Before (the naive guess): model.load(); try await Task.sleep(for: .milliseconds(100)); #expect(…)
     let tasks = TestTaskFactory()
     let model = ProfileModel(service: StubService(name: "Blob"), tasks: tasks)
     model.load()
@@ -555,7 +555,7 @@ struct MigrationExamples {
   }
 
   @Test func afterYieldsBecomeAGateArrival() async throws {
-    // Before: model.load(); for _ in 0..<10 { await Task.yield() }; model.cancel()
+    // Before (the naive guess): model.load(); for _ in 0..<10 { await Task.yield() }; model.cancel()
     let tasks = TestTaskFactory()
     let gate = Gate("profile service")
     let model = ProfileModel(service: SlowService(gate: gate), tasks: tasks)

@@ -25,7 +25,7 @@ private func interleavingWorkload() async -> [Int] {
       group.addTask {
         for _ in 0..<4 {
           log.withLock { $0.append(worker) }
-          await Task.yield()
+          await Task.yield()  // allowed: a choice point for the scheduler, not a guess
         }
       }
     }
@@ -48,18 +48,18 @@ struct DeterministicSchedulingTests {
       }
       let counter = Counter()
       checks["actor"] = await counter.increment()
-      await Task.yield()
+      await Task.yield()  // allowed: the job kind under test
       checks["after yield"] = onSchedulerThread()
       _ = await counter.increment()
-      await Task.yield()
+      await Task.yield()  // allowed: the job kind under test
       checks["yield after actor call"] = onSchedulerThread()
       await withCheckedContinuation { continuation in
         Task { continuation.resume() }
       }
       checks["continuation resume"] = onSchedulerThread()
       checks["MainActor"] = await mainActorWork()
-      try await Task.sleep(for: .seconds(30))
-      checks["after Task.sleep"] = onSchedulerThread()
+      try await Task.sleep(for: .seconds(30))  // allowed: virtual time
+      checks["after Task.sleep"] = onSchedulerThread()  // allowed: virtual time
       try await ContinuousClock().sleep(for: .seconds(1))
       try await SuspendingClock().sleep(for: .seconds(1))
       checks["after clock sleeps"] = onSchedulerThread()
@@ -96,11 +96,11 @@ struct DeterministicSchedulingTests {
     let outcome = try await runDeterministically { () async throws -> [String] in
       let log = Locked<[String]>([])
       async let slow: Void = {
-        try await Task.sleep(for: .seconds(600))
+        try await Task.sleep(for: .seconds(600))  // allowed: virtual time
         log.withLock { $0.append("ten minutes") }
       }()
       async let fast: Void = {
-        try await Task.sleep(for: .milliseconds(80))
+        try await Task.sleep(for: .milliseconds(80))  // allowed: virtual time
         log.withLock { $0.append("80 ms") }
       }()
       try await slow
@@ -114,8 +114,8 @@ struct DeterministicSchedulingTests {
 
   @Test func aCancelledSleepIsCleanedUp() async throws {
     let cancelled = try await withDeterministicScheduling { () async -> Bool in
-      let sleeper = Task { try await Task.sleep(for: .seconds(3600)) }
-      await Task.yield()
+      let sleeper = Task { try await Task.sleep(for: .seconds(3600)) }  // allowed: virtual time
+      await Task.yield()  // allowed: deterministic FIFO order, not a guess
       sleeper.cancel()
       return await (try? sleeper.value) == nil
     }
@@ -126,7 +126,7 @@ struct DeterministicSchedulingTests {
     let error = await #expect(throws: DeterministicDeadlock.self) {
       try await withDeterministicScheduling {
         let stuck = Task(name: "stuck worker") {
-          await Task.yield()
+          await Task.yield()  // allowed: a choice point for the scheduler, not a guess
           await withUnsafeContinuation { (_: UnsafeContinuation<Void, Never>) in }
         }
         await stuck.value
@@ -183,7 +183,7 @@ struct DeterministicSchedulingTests {
     let outside = await withTaskGroup(of: Bool.self) { group in
       for _ in 0..<200 {
         group.addTask {
-          await Task.yield()
+          await Task.yield()  // allowed: a choice point for the scheduler, not a guess
           return onSchedulerThread()
         }
       }
@@ -205,7 +205,7 @@ struct DeterministicSchedulingTests {
   @Test(.deterministic(seed: 7)) @MainActor func theTraitRunsMainActorTestsOnTheScheduler() async throws {
     #expect(onSchedulerThread())
     MainActor.assertIsolated()
-    try await Task.sleep(for: .seconds(120))
+    try await Task.sleep(for: .seconds(120))  // allowed: virtual time
     let value = await Task.detached { onSchedulerThread() }.value
     #expect(value)
     #expect(onSchedulerThread())
@@ -231,7 +231,7 @@ struct DeterministicSuiteTests {
 final class DeterministicSchedulingXCTests: XCTestCase {
   func testTheBodyRunsOnTheSchedulerWithVirtualSleeps() async throws {
     let outcome = try await runDeterministically(seed: 3) { () async throws -> Bool in
-      try await Task.sleep(for: .seconds(600))
+      try await Task.sleep(for: .seconds(600))  // allowed: virtual time
       return onSchedulerThread()
     }
     XCTAssertTrue(outcome.value)
