@@ -20,8 +20,11 @@
 /// ``WaitTimeoutError`` naming each unfinished task and the line that created it.
 ///
 /// Tasks run for real, on the executors they would use in production; the factory only observes
-/// them. Their isolation is inherited as with `Task { }`: a closure created on the main actor runs
-/// on the main actor.
+/// them. Their isolation is inherited as with `Task { }`: a closure created on the main actor is
+/// enqueued on the main actor exactly as `Task { }` would enqueue it. A closure isolated to
+/// another actor runs on that actor too, after one extra hop from the global executor (the factory
+/// wraps the closure to see it finish, and a wrapper cannot be isolated to an actor chosen at run
+/// time).
 public final class TestTaskFactory: TaskFactory, Sendable {
   typealias Registry = TaskRegistry<Waiter<Void>, any CancellableTask>
   private let registry = Locked(Registry())
