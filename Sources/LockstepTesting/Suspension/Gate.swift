@@ -145,7 +145,6 @@ public final class Gate: Sendable, CustomStringConvertible {
       timeout: timeout,
       arrive: { id, waiter in
         state.withLock { $0.watchArrivals(id, target: count, waiter) }
-
       },
       depart: { id in state.withLock { $0.departWatcher(id) } },
       timeoutError: {
