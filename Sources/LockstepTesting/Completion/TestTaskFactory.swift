@@ -155,6 +155,7 @@ public final class TestTaskFactory: TaskFactory, Sendable {
     let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     let registry = self.registry
     try await suspend(
+      awaiting: "every task of the TestTaskFactory to finish",
       timeout: timeout,
       arrive: { id, waiter in
         registry.withLock { $0.arriveIdleWaiter(id, waiter) }
@@ -192,6 +193,7 @@ protocol CancellableTask: Sendable {
 extension Task: CancellableTask {}
 
 private func finish(_ slot: Int, in registry: Locked<TestTaskFactory.Registry>) {
+  noteTaskFinished()
   let waiters = registry.withLock { $0.finish(slot) }
   for waiter in waiters { waiter.resume() }
 }

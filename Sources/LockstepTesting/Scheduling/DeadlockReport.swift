@@ -22,8 +22,10 @@ public struct DeterministicDeadlock: Error, CustomStringConvertible, Sendable {
   /// ```
   public let site: CallSite
   /// The run's tasks, one description each: its number, its name if the scheduler saw it, and
-  /// what it last did. The body is known to be suspended; for the other tasks an executor cannot
-  /// tell a suspended task from a finished one, so the list can include finished tasks.
+  /// what it was doing. A task waiting at a Lockstep primitive (a gate, a controlled call, a test
+  /// clock, a barrier) or in a sleep says what it waits for; tasks of a ``TestTaskFactory`` say
+  /// when they finished. An executor cannot see when any other task finishes, so for those the
+  /// list says when they last ran.
   ///
   /// ```swift
   /// for task in deadlock.tasks { print(task) }
@@ -61,7 +63,7 @@ public struct DeterministicDeadlock: Error, CustomStringConvertible, Sendable {
     if tasks.isEmpty {
       text += " No task of the run is known."
     } else {
-      text += " Tasks of the run (finished or suspended; the body is suspended):"
+      text += " Tasks of the run:"
       for task in tasks { text += "\n  - \(task)" }
     }
     if quarantined {
@@ -107,16 +109,18 @@ struct TaskRecord: Sendable {
   /// The trace index of the last job it ran.
   var lastStep = 0
   var lastOnMainActor = false
+  /// What the task waits for at a Lockstep primitive or in a sleep, since its last job.
+  var waitingOn: String?
+  /// Whether it is known to have finished (the body, and tasks of a `TestTaskFactory`).
+  var finished = false
 
   func describe(isBody: Bool) -> String {
     var text = "task \(number)"
     if let name { text += " \"\(name)\"" }
     if isBody { text += " (the body)" }
-    text +=
-      jobsRun == 0
-      ? ", never ran"
-      : ", last ran at step \(lastStep + 1)"
-        + (lastOnMainActor ? " on the main actor" : "") + " (\(jobsRun) job(s) run)"
-    return text
+    if finished { return text + ": finished" }
+    if jobsRun == 0 { return text + ": never ran" }
+    if let waitingOn { text += ": suspended, waiting for \(waitingOn);" } else { text += ":" }
+    return text + " last ran at step \(lastStep + 1)" + (lastOnMainActor ? " on the main actor" : "")
   }
 }

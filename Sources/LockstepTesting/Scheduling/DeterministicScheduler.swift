@@ -20,7 +20,11 @@ protocol SchedulableJob {
 }
 
 /// The pure state machine of one deterministic run: ready jobs, sleepers in virtual time, the
-/// trace, and what is known about the run's tasks.
+/// trace, the events Lockstep's primitives report, and what is known about the run's tasks.
+///
+/// Tasks get run-local numbers (1, 2, …) in the order their first job reaches the run; a job that
+/// is not a task (an actor's processing job) counts as task 0. With the same choices, the same
+/// workload gets the same numbers, which is what makes traces and replays comparable.
 struct SchedulerState<Job: SchedulableJob> {
   enum Phase: Equatable { case running, finished, quarantined }
 
@@ -43,49 +47,96 @@ struct SchedulerState<Job: SchedulableJob> {
     case quarantined
   }
 
-  private var ready: ReadyQueue<Job>
-  private var time = VirtualTime<Job>()
+  /// A job with the run-local number of its task.
+  struct Entry {
+    let job: Job
+    let task: Int
+  }
+
+  private var ready: ReadyQueue<Entry>
+  /// Exploration only: ready jobs in arrival order, for the picker.
+  private var candidates: [Entry] = []
+  private(set) var picker: (any SchedulePicker)?
+  private var time = VirtualTime<Entry>()
   private(set) var trace = SchedulerTrace()
-  private var tasks: [UInt64: TaskRecord] = [:]
+  private var numbers: [UInt64: Int] = [:]
+  /// Records of the run's tasks; task `n` is at index `n - 1`.
+  private var records: [TaskRecord] = []
   private(set) var bodyTaskID: UInt64?
-  private var sawFirstJob = false
   private(set) var bodyFinished = false
   private(set) var phase = Phase.running
   /// Whether the drain thread is blocked waiting for a job from outside the run.
   private var drainWaiting = false
   private(set) var quarantine: [Job] = []
+  /// The task of the job running now (0 for a job that is not a task), `nil` between jobs.
+  private(set) var runningTask: Int?
+  /// Waits at Lockstep primitives so far by tasks other than the body, for cancellation
+  /// injection.
+  private var suspensions = 0
+  /// Exploration only: cancel the task at this Lockstep suspension (0-based), if any.
+  private let cancelAtSuspension: Int?
+  /// Where each task was when cancellation was injected, if it was.
+  private(set) var injectedCancellation: (task: Int, suspension: Int)?
 
   init(seed: UInt64?) {
     ready = ReadyQueue(seed: seed)
+    cancelAtSuspension = nil
   }
 
-  var readyCount: Int { ready.count }
+  /// A run whose order `picker` chooses (exploration); cancels the task that reaches the
+  /// `cancelAtSuspension`-th Lockstep wait, if given.
+  init(picker: any SchedulePicker, cancelAtSuspension: Int? = nil) {
+    ready = ReadyQueue(seed: nil)
+    self.picker = picker
+    self.cancelAtSuspension = cancelAtSuspension
+  }
+
+  var readyCount: Int { picker == nil ? ready.count : candidates.count }
   var sleeperCount: Int { time.sleeperCount }
   var now: Duration { time.now }
+  var suspensionCount: Int { suspensions }
 
-  /// Whether the task has run in this run, so its jobs from other threads belong here.
-  func owns(taskID: UInt64) -> Bool { tasks[taskID] != nil }
+  /// Whether the task has reached this run, so its jobs from other threads belong here.
+  func owns(taskID: UInt64) -> Bool { numbers[taskID] != nil }
 
   mutating func enqueue(_ job: Job) -> Admission {
-    admit(job) { $0.ready.append(job) }
+    admit(job) { state, entry in
+      if state.picker == nil { state.ready.append(entry) } else { state.candidates.append(entry) }
+    }
   }
 
   mutating func schedule(_ job: Job, after delay: Duration) -> Admission {
-    admit(job) { $0.time.schedule(job, after: delay) }
+    admit(job) { state, entry in
+      // A job delayed on the drain thread is the sleep of the task that runs now.
+      if entry.task != 0 && state.runningTask != nil {
+        let wake = state.time.now + max(delay, .zero)
+        state.records[entry.task - 1].waitingOn = "a sleep until \(wake) (virtual time)"
+        state.trace.events.append(
+          SchedulerTrace.Event(step: state.trace.steps.count, task: entry.task, kind: .sleeps(wake)))
+      }
+      state.time.schedule(entry, after: delay)
+    }
   }
 
-  private mutating func admit(_ job: Job, _ store: (inout Self) -> Void) -> Admission {
+  private mutating func admit(_ job: Job, _ store: (inout Self, Entry) -> Void) -> Admission {
     switch phase {
     case .finished: return .forward
     case .quarantined:
       quarantine.append(job)
       return .quarantined
     case .running:
-      if !sawFirstJob {
-        sawFirstJob = true
-        bodyTaskID = job.taskID
+      var task = 0
+      if let id = job.taskID {
+        if let known = numbers[id] {
+          task = known
+        } else {
+          if records.isEmpty { bodyTaskID = id }
+          records.append(TaskRecord(number: records.count + 1))
+          task = records.count
+          numbers[id] = task
+        }
       }
-      store(&self)
+      store(&self, Entry(job: job, task: task))
       defer { drainWaiting = false }
       return .accepted(wake: drainWaiting)
     }
@@ -95,29 +146,43 @@ struct SchedulerState<Job: SchedulableJob> {
   /// (advancing virtual time). Records the step in the trace.
   mutating func next() -> Step {
     var woke = false
-    var job = ready.next()
-    if job == nil && !bodyFinished {
-      job = time.advanceToNext()
-      woke = job != nil
+    var entry = picker == nil ? ready.next() : pickCandidate()
+    if entry == nil && !bodyFinished {
+      entry = time.advanceToNext()
+      woke = entry != nil
     }
-    guard let job else {
+    guard let entry else {
+      runningTask = nil
       if bodyFinished { return .finished }
       drainWaiting = true
       return .stuck
     }
-    var number: Int?
-    if let id = job.taskID {
-      var record = tasks[id] ?? TaskRecord(number: tasks.count + 1)
-      record.jobsRun += 1
-      record.lastStep = trace.steps.count
-      record.lastOnMainActor = job.isMainActor
-      tasks[id] = record
-      number = record.number
+    let task = entry.task
+    if task != 0 {
+      records[task - 1].jobsRun += 1
+      records[task - 1].lastStep = trace.steps.count
+      records[task - 1].lastOnMainActor = entry.job.isMainActor
+      records[task - 1].waitingOn = nil
     }
+    runningTask = task
     trace.steps.append(
       SchedulerTrace.Step(
-        task: number, isMainActor: job.isMainActor, time: time.now, wokeFromSleep: woke))
-    return .run(job)
+        task: task == 0 ? nil : task, isMainActor: entry.job.isMainActor, time: time.now,
+        wokeFromSleep: woke))
+    return .run(entry.job)
+  }
+
+  private mutating func pickCandidate() -> Entry? {
+    guard !candidates.isEmpty else { return nil }
+    let index: Int
+    if candidates.count == 1 {
+      index = 0
+    } else {
+      let tasks = candidates.map(\.task)
+      let picked = picker!.pick(among: tasks, previous: trace.steps.last?.task ?? 0)
+      index = min(max(picked, 0), candidates.count - 1)
+    }
+    return candidates.remove(at: index)
   }
 
   /// The drain thread stopped waiting for outside jobs.
@@ -125,41 +190,84 @@ struct SchedulerState<Job: SchedulableJob> {
 
   mutating func markBodyFinished() { bodyFinished = true }
 
-  /// Records the name of a task the scheduler saw running.
-  mutating func recordName(_ name: String, forTask id: UInt64) {
-    guard var record = tasks[id], record.name == nil else { return }
-    record.name = name
-    tasks[id] = record
-    trace.taskNames[record.number] = name
+  // MARK: Events of the running task
+
+  /// The running task waits at a Lockstep primitive for `what`. Returns whether exploration
+  /// injects a cancellation here: the caller then cancels the running task.
+  mutating func noteWait(for what: String, byTask id: UInt64?) -> Bool {
+    guard let task = eventTask(id), task != 0 else { return false }
+    records[task - 1].waitingOn = what
+    trace.events.append(
+      SchedulerTrace.Event(step: trace.steps.count - 1, task: task, kind: .waits(what)))
+    // The body is the test itself: cancelling it would only fail the test.
+    guard task != 1 else { return false }
+    defer { suspensions += 1 }
+    guard suspensions == cancelAtSuspension else { return false }
+    injectedCancellation = (task, suspensions)
+    trace.events.append(
+      SchedulerTrace.Event(step: trace.steps.count - 1, task: task, kind: .cancelled))
+    return true
   }
 
-  func hasName(forTask id: UInt64) -> Bool { tasks[id]?.name != nil }
+  /// The running task finished (a task of a `TestTaskFactory`, or the body).
+  mutating func noteFinished(byTask id: UInt64?) {
+    guard let task = eventTask(id), task != 0 else { return }
+    records[task - 1].finished = true
+    trace.events.append(SchedulerTrace.Event(step: trace.steps.count - 1, task: task, kind: .finished))
+  }
 
-  /// Ends the run: returns the sleepers left behind, with their remaining virtual delay.
+  /// A note from the code under test or a Lockstep primitive, about what the running task did.
+  mutating func note(_ text: String, byTask id: UInt64?) {
+    guard let task = eventTask(id) else { return }
+    trace.events.append(
+      SchedulerTrace.Event(step: trace.steps.count - 1, task: task, kind: .note(text)))
+  }
+
+  /// The number of the task an event comes from: the current task when the runtime tells it
+  /// (work an actor's job runs for a task), else the task of the running job.
+  private func eventTask(_ id: UInt64?) -> Int? {
+    guard runningTask != nil else { return nil }
+    if let id, let number = numbers[id] { return number }
+    return runningTask
+  }
+
+  /// Records the name of a task the scheduler saw running.
+  mutating func recordName(_ name: String, forTask id: UInt64) {
+    guard let number = numbers[id], records[number - 1].name == nil else { return }
+    records[number - 1].name = name
+    trace.taskNames[number] = name
+  }
+
+  func hasName(forTask id: UInt64) -> Bool {
+    numbers[id].map { records[$0 - 1].name != nil } ?? false
+  }
+
+  /// Ends the run: returns the jobs left behind, with their remaining virtual delay.
   mutating func finish() -> [(job: Job, remaining: Duration)] {
     phase = .finished
-    let leftovers = ready.removeAll().map { (job: $0, remaining: Duration.zero) }
-    return leftovers + time.removeAll()
+    let waiting = (ready.removeAll() + candidates).map { (job: $0.job, remaining: Duration.zero) }
+    candidates.removeAll()
+    return waiting + time.removeAll().map { (job: $0.job.job, remaining: $0.remaining) }
   }
 
   /// Ends a run that cannot finish: every job still held, and every job that arrives later, is
   /// kept and never run.
   mutating func quarantineAll() {
     phase = .quarantined
-    quarantine += ready.removeAll()
-    quarantine += time.removeAll().map(\.job)
+    quarantine += (ready.removeAll() + candidates).map(\.job)
+    candidates.removeAll()
+    quarantine += time.removeAll().map(\.job.job)
   }
 
   /// The tasks of the run, the body first, for a deadlock report.
   func taskDescriptions() -> [String] {
-    let body = bodyTaskID.flatMap { tasks[$0] }
     var lines: [String] = []
-    if let body {
+    if let body = records.first {
       lines.append(body.describe(isBody: true))
     } else if !bodyFinished {
       lines.append("the body, which never ran")
     }
-    let others = tasks.values.filter { $0.number != body?.number }.sorted { $0.number < $1.number }
+    let others = records.dropFirst()
     let limit = 50
     lines += others.prefix(limit).map { $0.describe(isBody: false) }
     if others.count > limit { lines.append("… and \(others.count - limit) more") }
@@ -221,6 +329,26 @@ enum ActiveRuns {
   }
 }
 
+/// Tells the deterministic run of this thread, if any, that the running task is about to wait at a
+/// Lockstep primitive for `what` (for timelines and deadlock reports). When exploration injects a
+/// cancellation at this wait, cancels the running task and returns `true`; the caller's
+/// cancellation handling then ends the wait.
+func noteLockstepWait(for what: @autoclosure () -> String) -> Bool {
+  guard let run = DrainThread.current, run.noteWait(for: what()) else { return false }
+  withUnsafeCurrentTask { $0?.cancel() }
+  return true
+}
+
+/// Tells the deterministic run of this thread, if any, that the running task is finishing.
+func noteTaskFinished() {
+  DrainThread.current?.noteFinished()
+}
+
+/// Adds a note to the timeline of the deterministic run of this thread, if any.
+func noteInTimeline(_ text: @autoclosure () -> String) {
+  DrainThread.current?.note(text())
+}
+
 /// Where a job enqueued right now belongs: to the run drained by this thread, to the run that owns
 /// its task, or (nil) to the platform executors.
 func routedRun(forTask taskID: UInt64?) -> DeterministicRun? {
@@ -234,6 +362,8 @@ enum DrainOutcome {
   case finished(SchedulerTrace)
   case deadlock(DeterministicDeadlock)
   case timedOut(SchedulerTrace)
+  /// The run executed its step limit without the body finishing (exploration only).
+  case tooManySteps(SchedulerTrace)
 }
 
 /// One deterministic run: the locking shell around ``SchedulerState`` and the drain loop that runs
@@ -251,11 +381,27 @@ final class DeterministicRun: @unchecked Sendable {
   /// Whether the running task's name was looked up already. Drain thread only.
   private var runningNameChecked = false
 
+  /// The most jobs the run may execute before it is stopped.
+  let stepLimit: Int
+
   init(seed: UInt64?, timeout: Duration, gracePeriod: Duration, site: CallSite) {
     self.site = site
     self.timeout = timeout
     self.gracePeriod = gracePeriod
+    stepLimit = .max
     state = Locked(SchedulerState(seed: seed))
+  }
+
+  /// A run whose order `picker` chooses, for exploration.
+  init(
+    picker: any SchedulePicker, cancelAtSuspension: Int?, stepLimit: Int, timeout: Duration,
+    site: CallSite
+  ) {
+    self.site = site
+    self.timeout = timeout
+    self.gracePeriod = .zero
+    self.stepLimit = stepLimit
+    state = Locked(SchedulerState(picker: picker, cancelAtSuspension: cancelAtSuspension))
   }
 
   /// Takes a ready job (from any thread).
@@ -290,6 +436,25 @@ final class DeterministicRun: @unchecked Sendable {
 
   func markBodyFinished() { state.withLock { $0.markBodyFinished() } }
 
+  /// Adds a note to the running task's step. Drain thread only.
+  func note(_ text: String) {
+    let id = RuntimeHooks.currentTaskID()
+    state.withLock { $0.note(text, byTask: id) }
+  }
+
+  /// The running task finished. Drain thread only.
+  func noteFinished() {
+    let id = RuntimeHooks.currentTaskID()
+    state.withLock { $0.noteFinished(byTask: id) }
+  }
+
+  /// The running task waits at a Lockstep primitive; returns whether to cancel it now.
+  /// Drain thread only.
+  func noteWait(for what: String) -> Bool {
+    let id = RuntimeHooks.currentTaskID()
+    return state.withLock { $0.noteWait(for: what, byTask: id) }
+  }
+
   /// Runs the run's jobs on this thread until the body has finished and no job is ready, or
   /// until nothing can make progress.
   func drain() -> DrainOutcome {
@@ -298,7 +463,9 @@ final class DeterministicRun: @unchecked Sendable {
     let deadline = clock.now + timeout
     var report: DeterministicDeadlock?
     var timedOut = false
+    var tooManySteps = false
     var jobsSinceCheck = 0
+    var steps = 0
     DrainThread.with(self) {
       loop: while true {
         switch state.withLock({ $0.next() }) {
@@ -307,6 +474,11 @@ final class DeterministicRun: @unchecked Sendable {
           runningNameChecked = false
           RuntimeHooks.run(job)
           runningTaskID = nil
+          steps += 1
+          if steps >= stepLimit {
+            tooManySteps = true
+            break loop
+          }
           jobsSinceCheck += 1
           if jobsSinceCheck >= 4096 {
             jobsSinceCheck = 0
@@ -335,9 +507,12 @@ final class DeterministicRun: @unchecked Sendable {
         }
       }
     }
-    if timedOut || report?.quarantined == true {
+    if timedOut || tooManySteps || report?.quarantined == true {
       state.withLock { $0.quarantineAll() }
-      return timedOut ? .timedOut(state.withLock { $0.trace }) : .deadlock(report!)
+      let trace = state.withLock { $0.trace }
+      if timedOut { return .timedOut(trace) }
+      if tooManySteps { return .tooManySteps(trace) }
+      return .deadlock(report!)
     }
     ActiveRuns.remove(self)
     let leftovers = state.withLock { $0.finish() }

@@ -86,6 +86,19 @@ enum RuntimeHooks {
     #endif
   }
 
+  /// The runtime id of the task running on this thread, if any. Inside an actor's processing job
+  /// this is the task whose work the actor runs, which the job itself does not tell.
+  static func currentTaskID() -> UInt64? {
+    #if compiler(>=6.3)
+      return withUnsafeCurrentTask { task in
+        // A task is a job: the runtime keeps the task id in the job header.
+        task.map { runtimeJobTaskID(unsafeBitCast($0, to: UnownedJob.self)) }
+      }
+    #else
+      return nil
+    #endif
+  }
+
   /// The name of the task running on this thread, if it has one.
   static func currentTaskName() -> String? {
     if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {

@@ -69,6 +69,33 @@ public struct SchedulerTrace: Sendable, Equatable, CustomStringConvertible {
   /// ```
   public internal(set) var taskNames: [Int: String] = [:]
 
+  /// What Lockstep learned during the run about what each task did: waits at its primitives,
+  /// sleeps, notes, injected cancellations, finished tasks. Read it through ``timeline``.
+  var events: [Event] = []
+
+  /// One thing a task did during a step.
+  struct Event: Sendable, Equatable {
+    enum Kind: Sendable, Equatable {
+      case waits(String)
+      case sleeps(Duration)
+      case note(String)
+      case cancelled
+      case finished
+    }
+    /// The index of the step in ``steps``.
+    let step: Int
+    let task: Int
+    let kind: Kind
+  }
+
+  /// The run as a person would write it down: one line a step, saying which task did what.
+  ///
+  /// ```swift
+  /// let outcome = try await runDeterministically(seed: 4) { await model.reloadTwice() }
+  /// print(outcome.trace.timeline)
+  /// ```
+  public var timeline: Timeline { Timeline(self) }
+
   /// The task numbers in execution order: the compact form used to compare interleavings.
   ///
   /// ```swift

@@ -101,16 +101,9 @@ public func runDeterministically<Result: Sendable>(
   defer { RunSerializer.shared.release() }
   let run = DeterministicRun(seed: seed, timeout: timeout, gracePeriod: gracePeriod, site: site)
   let result = Locked<Swift.Result<Result, any Error>?>(nil)
-  return try await withCheckedThrowingContinuation { continuation in
-    startBody(body, in: run, storingInto: result)
-    let thread = Thread {
-      let drained = run.drain()
-      continuation.resume(with: outcome(of: drained, result: result.value, run: run))
-    }
-    thread.name = "Lockstep deterministic run"
-    thread.stackSize = 8 << 20
-    thread.start()
-  }
+  startBody(body, in: run, storingInto: result)
+  let drained = await DrainWorker.shared.drain(run)
+  return try outcome(of: drained, result: result.value, run: run).get()
 }
 
 /// The blocking form of
@@ -142,7 +135,7 @@ public func withDeterministicSchedulingBlocking<Result: Sendable>(
   return try outcome(of: run.drain(), result: result.value, run: run).get()
 }
 
-private func checkCanStartRun() throws {
+func checkCanStartRun() throws {
   try RuntimeHooks.install()
   if DrainThread.current != nil {
     throw DeterministicSchedulingUnavailable(
@@ -152,7 +145,7 @@ private func checkCanStartRun() throws {
 
 /// Creates the body's task so that its first job lands in the run. `Task {}` copies the caller's
 /// task-local values (the running test, Lockstep's issue collector).
-private func startBody<Result: Sendable>(
+func startBody<Result: Sendable>(
   _ body: @escaping @Sendable () async throws -> Result, in run: DeterministicRun,
   storingInto result: Locked<Swift.Result<Result, any Error>?>
 ) {
@@ -161,6 +154,7 @@ private func startBody<Result: Sendable>(
       let value: Swift.Result<Result, any Error>
       do { value = .success(try await body()) } catch { value = .failure(error) }
       result.withLock { $0 = value }
+      noteTaskFinished()
       run.markBodyFinished()
     }
   }
@@ -173,6 +167,10 @@ private func outcome<Result: Sendable>(
   switch drained {
   case .deadlock(let report):
     return .failure(report)
+  case .tooManySteps(let trace):
+    return .failure(
+      DeterministicSchedulingUnavailable(
+        reason: "the run stopped after \(trace.steps.count) jobs without its body finishing"))
   case .timedOut(let trace):
     return .failure(
       WaitTimeoutError(

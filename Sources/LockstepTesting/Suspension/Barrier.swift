@@ -101,6 +101,7 @@ public final class Barrier: Sendable, CustomStringConvertible {
     let description = "Barrier(\"\(name)\") to collect \(parties) parties"
     let parties = self.parties
     try await suspend(
+      awaiting: description,
       timeout: timeout,
       arrive: { id, waiter in
         let (suspends, released) = state.withLock { $0.arrive(id, waiter) }

@@ -162,17 +162,28 @@ public final class ControlledCalls<Argument: Sendable, Output: Sendable>: Sendab
     let (id, satisfied, immediate) = state.withLock { $0.register(argument) }
     for watcher in satisfied { watcher.resume() }
     if let immediate { return try immediate.get() }
+    let name = self.name
     switch cancellation {
     case .ignored:
       return try await withCheckedThrowingContinuation { (waiter: Waiter<Output>) in
-        if let outcome = state.withLock({ $0.attach(id, waiter) }) { waiter.resume(with: outcome) }
+        if let outcome = state.withLock({ $0.attach(id, waiter) }) {
+          waiter.resume(with: outcome)
+        } else {
+          // Exploration may cancel the caller here; this fake ignores it, as configured.
+          _ = noteLockstepWait(for: "call \(id) of \"\(name)\" to complete")
+        }
       }
     case .throwsCancellationError:
       // If the task is already cancelled, `onCancel` runs first and ends the registered call;
       // `attach` then delivers the CancellationError at once.
       return try await withTaskCancellationHandler {
         try await withCheckedThrowingContinuation { (waiter: Waiter<Output>) in
-          if let outcome = state.withLock({ $0.attach(id, waiter) }) { waiter.resume(with: outcome) }
+          if let outcome = state.withLock({ $0.attach(id, waiter) }) {
+            waiter.resume(with: outcome)
+          } else {
+            // An injected cancellation runs `onCancel` at once, which ends the call.
+            _ = noteLockstepWait(for: "call \(id) of \"\(name)\" to complete")
+          }
         }
       } onCancel: {
         state.withLock { $0.cancel(id) }?.resume(throwing: CancellationError())
@@ -286,6 +297,7 @@ public final class ControlledCalls<Argument: Sendable, Output: Sendable>: Sendab
     let state = self.state
     let name = self.name
     try await suspend(
+      awaiting: awaited,
       timeout: timeout,
       arrive: { id, waiter in
         state.withLock { $0.watch(id, target: target, waiter) }

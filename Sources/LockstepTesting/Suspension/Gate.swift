@@ -98,6 +98,7 @@ public final class Gate: Sendable, CustomStringConvertible {
     let state = self.state
     let name = self.name
     try await suspend(
+      awaiting: "Gate(\"\(name)\") to open",
       timeout: timeout,
       arrive: { id, waiter in
         let (suspends, satisfied) = state.withLock { $0.arrive(id, waiter) }
@@ -142,6 +143,7 @@ public final class Gate: Sendable, CustomStringConvertible {
     let state = self.state
     let name = self.name
     try await suspend(
+      awaiting: "\(count) arrival(s) at Gate(\"\(name)\")",
       timeout: timeout,
       arrive: { id, waiter in
         state.withLock { $0.watchArrivals(id, target: count, waiter) }

@@ -113,6 +113,7 @@ public final class KeyedGates<Key: Hashable & Sendable>: Sendable, CustomStringC
     let state = self.state
     let name = self.name
     try await suspend(
+      awaiting: "key \(String(reflecting: key)) of KeyedGates(\"\(name)\") to open",
       timeout: timeout,
       arrive: { id, waiter in
         let (suspends, satisfied) = state.withLock { $0.arrive(id, key: key, waiter) }
@@ -181,6 +182,7 @@ public final class KeyedGates<Key: Hashable & Sendable>: Sendable, CustomStringC
   ) async throws {
     let state = self.state
     try await suspend(
+      awaiting: awaited,
       timeout: timeout,
       arrive: { id, waiter in
         state.withLock { $0.watch(id, target: target, waiter) }

@@ -219,6 +219,7 @@ public final class TestClock: Clock, Sendable, CustomStringConvertible {
         switch decision {
         case .suspended(let satisfied):
           for watcher in satisfied { watcher.resume() }
+          _ = noteLockstepWait(for: "the TestClock to reach \(deadline)")
         case .elapsed:
           continuation.resume()
         case .cancelled:
@@ -353,6 +354,7 @@ public final class TestClock: Clock, Sendable, CustomStringConvertible {
     let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     let state = self.state
     try await suspend(
+      awaiting: "\(count) sleeper(s) on the TestClock",
       timeout: timeout,
       arrive: { id, waiter in state.withLock { $0.watchSleepers(id, target: count, waiter) } },
       depart: { id in state.withLock { $0.departCountWatcher(id) } },
@@ -461,6 +463,7 @@ public final class TestClock: Clock, Sendable, CustomStringConvertible {
   {
     let state = self.state
     try await suspend(
+      awaiting: "a woken sleeper to return from TestClock.sleep",
       timeout: timeout,
       arrive: { id, waiter in state.withLock { $0.watchReturn(id, of: sleeper, waiter) } },
       depart: { id in state.withLock { $0.departReturnWatcher(id) } },

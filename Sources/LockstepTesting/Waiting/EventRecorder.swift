@@ -80,6 +80,7 @@ public final class EventRecorder<Value: Sendable>: Sendable, CustomStringConvert
     let state = self.state
     let name = self.name
     try await suspend(
+      awaiting: "\(count) event(s) of \"\(name)\"",
       timeout: timeout,
       arrive: { id, waiter in
         state.withLock { $0.watch(id, target: count, waiter) }

@@ -28,6 +28,7 @@ typealias Waiter<Value> = CheckedContinuation<Value, any Error>
 ///   for.
 /// - Whoever removes a stored waiter resumes it, exactly once: the primitive when the awaited
 ///   event happens, or this function through `depart` on timeout or cancellation.
+/// - `what` names the awaited event for timelines and deadlock reports of a deterministic run.
 /// - `timeoutError` describes, when the limit elapses, what was still pending; it runs before the
 ///   timed-out waiter is removed, so the waiter still counts as pending.
 ///
@@ -35,6 +36,7 @@ typealias Waiter<Value> = CheckedContinuation<Value, any Error>
 /// cancels. The function is `nonisolated(nonsending)`: it runs on the caller's actor and leaves it
 /// only while suspended.
 nonisolated(nonsending) func suspend(
+  awaiting what: @autoclosure () -> String,
   timeout: Duration,
   arrive: (WaiterID, Waiter<Void>) -> Bool,
   depart: @escaping @Sendable (WaiterID) -> Waiter<Void>?,
@@ -49,6 +51,8 @@ nonisolated(nonsending) func suspend(
         continuation.resume()
         return
       }
+      // Inside a deterministic run, tell the timeline; exploration may cancel the task right here.
+      _ = noteLockstepWait(for: what())
       // Cancellation that came before the waiter was stored found nothing to remove; the flag is
       // already set, so check it now that the waiter is stored.
       if Task.isCancelled {

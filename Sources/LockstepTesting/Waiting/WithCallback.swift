@@ -56,6 +56,7 @@ nonisolated(nonsending) public func withCallback<Value: Sendable>(
   }
   try await start(done)
   try await suspend(
+    awaiting: "the callback \"\(description)\"",
     timeout: timeout,
     arrive: { _, waiter in state.withLock { $0.wait(waiter) } },
     depart: { _ in state.withLock { $0.depart() } },

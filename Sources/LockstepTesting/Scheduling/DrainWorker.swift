@@ -1,0 +1,43 @@
+import Foundation
+
+/// The thread that drains deterministic runs started from async code. One thread serves every run
+/// of the process (runs never overlap), so starting a run costs a wake-up, not a thread.
+final class DrainWorker: @unchecked Sendable {
+  static let shared = DrainWorker()
+
+  private let pending = Locked<[(run: DeterministicRun, done: @Sendable (DrainOutcome) -> Void)]>([])
+  private let available = DispatchSemaphore(value: 0)
+  private let started = Locked(false)
+
+  /// Drains `run` on the worker thread and returns its outcome.
+  func drain(_ run: DeterministicRun) async -> DrainOutcome {
+    await withCheckedContinuation { continuation in
+      submit(run) { continuation.resume(returning: $0) }
+    }
+  }
+
+  /// Drains `run` on the worker thread, then calls `done` there.
+  func submit(_ run: DeterministicRun, done: @escaping @Sendable (DrainOutcome) -> Void) {
+    pending.withLock { $0.append((run, done)) }
+    startIfNeeded()
+    available.signal()
+  }
+
+  private func startIfNeeded() {
+    let start = started.withLock { started in
+      defer { started = true }
+      return !started
+    }
+    guard start else { return }
+    let thread = Thread { [self] in
+      while true {
+        available.wait()
+        guard let next = pending.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { continue }
+        next.done(next.run.drain())
+      }
+    }
+    thread.name = "Lockstep deterministic runs"
+    thread.stackSize = 8 << 20
+    thread.start()
+  }
+}

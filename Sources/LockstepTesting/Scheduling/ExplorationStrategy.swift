@@ -1,0 +1,146 @@
+/// How ``explore(_:cancellation:maxSteps:timeout:fileID:filePath:line:column:_:)`` chooses the
+/// schedules it runs.
+///
+/// ```swift
+/// await explore(.random(schedules: 500, seed: 7)) { try await twoReloads() }
+/// await explore(.pct(schedules: 500, depth: 2)) { try await twoReloads() }
+/// await explore(.exhaustive(maxPreemptions: 2)) { try await twoReloads() }
+/// await explore(.replay("L1.AgwUQQ")) { try await twoReloads() }
+/// ```
+public struct ExplorationStrategy: Sendable, CustomStringConvertible {
+  enum Kind: Sendable {
+    case random(schedules: Int, seed: UInt64)
+    case pct(schedules: Int, depth: Int, seed: UInt64)
+    case exhaustive(maxPreemptions: Int, limit: Int)
+    case replay(ReplayToken?, text: String)
+  }
+
+  let kind: Kind
+
+  /// Runs `schedules` schedules, each picking the next ready job uniformly at random.
+  ///
+  /// Simple and unbiased between choices, but a bug that needs one rare choice deep in a long
+  /// schedule can take many schedules to hit; prefer ``pct(schedules:depth:seed:)`` there.
+  ///
+  /// ```swift
+  /// await explore(.random(schedules: 1_000, seed: 42)) { try await model.check() }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - schedules: How many schedules to run at most.
+  ///   - seed: The seed of the whole exploration; by default ``Interleavings/sessionSeed``
+  ///     (`LOCKSTEP_SEED` when set). Schedule *i* uses a seed derived from it.
+  public static func random(schedules: Int = 1_000, seed: UInt64 = Interleavings.sessionSeed)
+    -> Self
+  {
+    Self(kind: .random(schedules: max(schedules, 1), seed: seed))
+  }
+
+  /// Probabilistic concurrency testing: every task gets a random priority, the highest-priority
+  /// ready task runs, and at `depth − 1` random points the running task drops to the lowest
+  /// priority.
+  ///
+  /// Its guarantee: a bug of depth *d* — one that shows up whenever *d* particular ordering
+  /// constraints between steps hold (a stale-result race is depth 2: reload 2 finishes before
+  /// reload 1) — is found by each schedule with probability at least 1 / (n · k^(d−1)), for *n*
+  /// tasks and *k* choice points, whatever the program. Random choice gives no such bound.
+  ///
+  /// ```swift
+  /// await explore(.pct(schedules: 1_000, depth: 2, seed: 42)) { try await model.check() }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - schedules: How many schedules to run at most.
+  ///   - depth: The bug depth to aim for; 1 tries each task order, 2 and 3 find most races.
+  ///   - seed: The seed of the whole exploration; by default ``Interleavings/sessionSeed``.
+  public static func pct(
+    schedules: Int = 1_000, depth: Int = 3, seed: UInt64 = Interleavings.sessionSeed
+  ) -> Self {
+    Self(kind: .pct(schedules: max(schedules, 1), depth: max(depth, 1), seed: seed))
+  }
+
+  /// Every schedule with at most `maxPreemptions` preemptions, depth-first.
+  ///
+  /// A preemption is a switch away from a task that could have gone on running. Switches at
+  /// points where the running task suspended are free, so every ordering of tasks that only
+  /// interleave at their awaits is covered even with `maxPreemptions: 0`. The result says how many
+  /// schedules there are and how many ran.
+  ///
+  /// ```swift
+  /// let result = await explore(.exhaustive(maxPreemptions: 2)) { try await model.check() }
+  /// #expect(result.isComplete)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - maxPreemptions: The preemption bound.
+  ///   - limit: Stop after this many schedules; the result then says the search was incomplete.
+  public static func exhaustive(maxPreemptions: Int = 2, limit: Int = 100_000) -> Self {
+    Self(kind: .exhaustive(maxPreemptions: max(maxPreemptions, 0), limit: max(limit, 1)))
+  }
+
+  /// Runs exactly the schedule a failing exploration printed.
+  ///
+  /// ```swift
+  /// await explore(.replay("L1.AgwUQQ")) { try await model.check() }
+  /// ```
+  ///
+  /// - Parameter token: The replay token, as printed. Text that is not a token is reported as an
+  ///   issue and nothing runs.
+  public static func replay(_ token: String) -> Self {
+    Self(kind: .replay(ReplayToken(token), text: token))
+  }
+
+  /// Runs exactly the schedule of `token`.
+  ///
+  /// ```swift
+  /// let again = await explore(.replay(failure.token)) { try await model.check() }
+  /// ```
+  public static func replay(_ token: ReplayToken) -> Self {
+    Self(kind: .replay(token, text: token.description))
+  }
+
+  /// `random(schedules: 1000, seed: 42)`, and so on.
+  ///
+  /// ```swift
+  /// print(ExplorationStrategy.pct())   // "pct(schedules: 1000, depth: 3, seed: …)"
+  /// ```
+  public var description: String {
+    switch kind {
+    case .random(let schedules, let seed): "random(schedules: \(schedules), seed: \(seed))"
+    case .pct(let schedules, let depth, let seed):
+      "pct(schedules: \(schedules), depth: \(depth), seed: \(seed))"
+    case .exhaustive(let maxPreemptions, let limit):
+      "exhaustive(maxPreemptions: \(maxPreemptions), limit: \(limit))"
+    case .replay(_, let text): "replay(\"\(text)\")"
+    }
+  }
+}
+
+/// Whether ``explore(_:cancellation:maxSteps:timeout:fileID:filePath:line:column:_:)`` also
+/// explores cancelling a task, so that cancellation bugs are found like ordering bugs.
+///
+/// ```swift
+/// await explore(.exhaustive(maxPreemptions: 1), cancellation: .atLockstepWaits) {
+///   try await reloadThenCancel()
+/// }
+/// ```
+public struct CancellationInjection: Sendable, Equatable {
+  let enabled: Bool
+
+  /// Never cancels anything on its own.
+  ///
+  /// ```swift
+  /// await explore(.random(), cancellation: .none) { try await model.check() }
+  /// ```
+  public static let none = Self(enabled: false)
+
+  /// Each schedule may cancel one task at one of its waits at a Lockstep primitive (a controlled
+  /// call, a gate, a barrier, a test clock, a `TestTaskFactory` wait): the task is cancelled
+  /// just as it suspends there, as if its owner had cancelled it at that moment. Exhaustive
+  /// exploration tries every such wait; random and PCT pick one in half of their schedules.
+  ///
+  /// ```swift
+  /// await explore(.random(), cancellation: .atLockstepWaits) { try await model.check() }
+  /// ```
+  public static let atLockstepWaits = Self(enabled: true)
+}

@@ -1,0 +1,92 @@
+#if canImport(Testing)
+  import Testing
+#endif
+#if canImport(XCTest)
+  import XCTest
+#endif
+
+/// Collects what fails while exploration runs schedules, so that each schedule can be judged and
+/// only the reported one fails the test: Swift Testing issues (held back as known issues), Lockstep
+/// issues (collected), and XCTest failures (observed; XCTest cannot hold them back).
+final class FailureCapture: Sendable {
+  private let messages = Locked<[String]>([])
+  let lockstepIssues = IssueCollector()
+
+  var count: Int { messages.withLock { $0.count } + lockstepIssues.issues.withLock { $0.count } }
+
+  func record(_ message: String) { messages.withLock { $0.append(message) } }
+
+  /// Everything recorded since `mark` (a previous ``count``), framework failures first.
+  func failures(since mark: (messages: Int, issues: Int)) -> [String] {
+    let framework = messages.withLock { Array($0.dropFirst(mark.messages)) }
+    let lockstep = lockstepIssues.issues.withLock { Array($0.dropFirst(mark.issues)) }
+    return framework + lockstep.map(\.description)
+  }
+
+  var mark: (messages: Int, issues: Int) {
+    (messages.withLock { $0.count }, lockstepIssues.issues.withLock { $0.count })
+  }
+
+  /// Runs `body` with failures of the running test framework routed to a new capture.
+  static func capturing<T: Sendable>(_ body: (FailureCapture) async -> T) async -> T {
+    let capture = FailureCapture()
+    return await IssueRouting.$collector.withValue(capture.lockstepIssues) {
+      #if canImport(Testing)
+        if Test.current != nil {
+          var value: T?
+          await withKnownIssue(isIntermittent: true) {
+            value = await body(capture)
+          } matching: { issue in
+            capture.record(describe(issue))
+            return true
+          }
+          return value!
+        }
+      #endif
+      #if canImport(XCTest)
+        XCTestFailureObserver.install()
+        XCTestFailureObserver.active.withLock { $0 = capture }
+        defer { XCTestFailureObserver.active.withLock { $0 = nil } }
+      #endif
+      return await body(capture)
+    }
+  }
+
+  #if canImport(Testing)
+    private static func describe(_ issue: Issue) -> String {
+      let location = issue.sourceLocation.map { " (at \($0))" } ?? ""
+      return "\(issue)\(location)"
+    }
+  #endif
+}
+
+#if canImport(XCTest)
+  /// Sees XCTest failures while an exploration runs.
+  final class XCTestFailureObserver: NSObject, XCTestObservation, Sendable {
+    static let active = Locked<FailureCapture?>(nil)
+    private static let installed = Locked(false)
+
+    static func install() {
+      let first = installed.withLock { installed in
+        defer { installed = true }
+        return !installed
+      }
+      if first { XCTestObservationCenter.shared.addTestObserver(XCTestFailureObserver()) }
+    }
+
+    #if canImport(Darwin)
+      func testCase(_ testCase: XCTestCase, didRecord issue: XCTIssue) {
+        let location = issue.sourceCodeContext.location.map { " (at \($0.fileURL.path):\($0.lineNumber))" }
+        Self.active.withLock { $0 }?.record(issue.compactDescription + (location ?? ""))
+      }
+    #else
+      func testCase(
+        _ testCase: XCTestCase, didFailWithDescription description: String,
+        inFile filePath: String?, atLine lineNumber: Int
+      ) {
+        let location = filePath.map { " (at \($0):\(lineNumber))" } ?? ""
+        Self.active.withLock { $0 }?.record(description + location)
+      }
+    #endif
+  }
+#endif

@@ -1,0 +1,41 @@
+/// Looks for a simpler failing schedule than the one exploration found: fewer preemptions, then
+/// fewer context switches, then no injected cancellation.
+///
+/// Greedy, like delta debugging on the list of choices: it replaces one non-default choice at a
+/// time with the default choice (keep running the task that ran, or the oldest ready one), keeps
+/// the later choices where they still fit, and accepts the change when the schedule still fails
+/// and is simpler. It stops when no single change helps or after a budget of runs.
+struct ScheduleShrinker {
+  let explorer: Explorer
+  let capture: FailureCapture
+  var budget = 200
+
+  func shrink(_ found: ScheduleOutcome) async -> ScheduleOutcome {
+    var best = found
+    var runs = 0
+    if best.cancelAtSuspension != nil {
+      let plan = best.record.choices.map { Optional($0) }
+      let without = await explorer.runSchedule(GuidedPicker(plan: plan), cancelAt: nil, capture)
+      runs += 1
+      if without.failed { best = without }
+    }
+    var improved = true
+    while improved && runs < budget {
+      improved = false
+      for index in best.record.points.indices where !best.record.points[index].isDefault {
+        guard runs < budget else { break }
+        var plan = best.record.choices.map { Optional($0) }
+        plan[index] = nil
+        let candidate = await explorer.runSchedule(
+          GuidedPicker(plan: plan), cancelAt: best.cancelAtSuspension, capture)
+        runs += 1
+        if candidate.failed && candidate.complexity < best.complexity {
+          best = candidate
+          improved = true
+          break
+        }
+      }
+    }
+    return best
+  }
+}

@@ -1,0 +1,161 @@
+/// A deterministic run told step by step: which task ran, and what it did — started, waited at a
+/// Lockstep gate, controlled call, barrier or clock, slept, was resumed, noted a write, finished.
+///
+/// A step that runs an actor's queued work appears under the task whose work it ran, when that
+/// task did something Lockstep saw (a note, a wait); such steps without any are left out.
+///
+/// ``explore(_:cancellation:maxSteps:timeout:fileID:filePath:line:column:_:)`` prints the timeline
+/// of a failing schedule; any run's timeline is ``SchedulerTrace/timeline``:
+///
+/// ```swift
+/// let outcome = try await runDeterministically { await model.reload() }
+/// print(outcome.trace.timeline)
+/// //  1. test body   started, waits for call 1 of "loader" to complete
+/// //  2. "reload 1"  started, …
+/// ```
+///
+/// Lockstep's primitives add what they know on their own. Code under test and fakes add their own
+/// lines with ``note(_:)``.
+public struct Timeline: Sendable, Equatable, CustomStringConvertible {
+  /// One step of the run: the job of one task, and what that task did in it.
+  ///
+  /// ```swift
+  /// for entry in timeline.entries where entry.taskName == "reload 1" { print(entry.actions) }
+  /// ```
+  public struct Entry: Sendable, Equatable, CustomStringConvertible {
+    /// The step's number, from 1.
+    ///
+    /// ```swift
+    /// #expect(timeline.entries.first?.step == 1)
+    /// ```
+    public let step: Int
+    /// The run-local number of the task; the body is task 1.
+    ///
+    /// ```swift
+    /// let bodySteps = timeline.entries.filter { $0.task == 1 }
+    /// ```
+    public let task: Int
+    /// How the timeline names the task: `test body`, its name in quotes, or `task 3`.
+    ///
+    /// ```swift
+    /// print(timeline.entries[0].taskName)   // "test body"
+    /// ```
+    public let taskName: String
+    /// The virtual time of the step, from the start of the run.
+    ///
+    /// ```swift
+    /// #expect(timeline.entries.last?.time == .milliseconds(80))
+    /// ```
+    public let time: Duration
+    /// What the task did in the step, in order: `started`, `resumed`, `woke from its sleep`,
+    /// `waits for Gate("save") to open`, a note, `finished`.
+    ///
+    /// ```swift
+    /// #expect(timeline.entries[0].actions.first == "started")
+    /// ```
+    public let actions: [String]
+
+    /// `  3. "reload 2"  resumed, finished`.
+    ///
+    /// ```swift
+    /// print(timeline.entries[2])
+    /// ```
+    public var description: String { line(nameWidth: taskName.count, showsTime: time > .zero) }
+
+    func line(nameWidth: Int, showsTime: Bool) -> String {
+      var text = "\(step)."
+      text = String(repeating: " ", count: max(0, 4 - text.count)) + text
+      if showsTime { text += " [" + Timeline.format(time) + "]" }
+      let padding = String(repeating: " ", count: max(0, nameWidth - taskName.count))
+      return text + " " + taskName + padding + "  " + actions.joined(separator: ", ")
+    }
+  }
+
+  /// Every step, in the order the scheduler ran them.
+  ///
+  /// ```swift
+  /// print(timeline.entries.count, "steps")
+  /// ```
+  public let entries: [Entry]
+
+  init(_ trace: SchedulerTrace) {
+    var eventsByStep: [Int: [SchedulerTrace.Event]] = [:]
+    for event in trace.events { eventsByStep[event.step, default: []].append(event) }
+    var seen: Set<Int> = []
+    var entries: [Entry] = []
+    func name(_ task: Int) -> String {
+      trace.taskNames[task].map { "\"\($0)\"" } ?? (task == 1 ? "test body" : "task \(task)")
+    }
+    for (index, step) in trace.steps.enumerated() {
+      // The tasks of the step, in order: the job's own task, then any task whose work an actor's
+      // job ran (known from its events).
+      let events = eventsByStep[index] ?? []
+      var tasks: [Int] = step.task.map { [$0] } ?? []
+      for event in events where !tasks.contains(event.task) { tasks.append(event.task) }
+      for task in tasks {
+        var actions: [String] = []
+        if seen.insert(task).inserted {
+          actions.append("started")
+        } else {
+          actions.append(step.wokeFromSleep && task == step.task ? "woke from its sleep" : "resumed")
+        }
+        if task != step.task {
+          actions[0] += " on an actor"
+        } else if step.isMainActor {
+          actions[0] += " on the main actor"
+        }
+        for event in events where event.task == task {
+          switch event.kind {
+          case .waits(let what): actions.append("waits for \(what)")
+          case .sleeps(let until): actions.append("sleeps until " + Timeline.format(until))
+          case .note(let text): actions.append(text)
+          case .cancelled: actions.append("is cancelled here (injected by explore)")
+          case .finished: actions.append("finished")
+          }
+        }
+        entries.append(
+          Entry(step: index + 1, task: task, taskName: name(task), time: step.time, actions: actions))
+      }
+    }
+    self.entries = entries
+  }
+
+  /// One line a step, task names aligned; times are shown once virtual time has moved.
+  ///
+  /// ```swift
+  /// print(timeline)
+  /// ```
+  public var description: String {
+    let width = entries.map(\.taskName.count).max() ?? 0
+    let showsTime = entries.contains { $0.time > .zero }
+    return entries.map { $0.line(nameWidth: width, showsTime: showsTime) }.joined(separator: "\n")
+  }
+
+  /// Adds a line to the timeline of the deterministic run this code runs in, on the step of the
+  /// task that calls it; does nothing outside a deterministic run.
+  ///
+  /// Use it in fakes and models to say what a task wrote or decided, so that a failing schedule
+  /// reads like the race it is:
+  ///
+  /// ```swift
+  /// func publish(_ book: Book, generation: Int) {
+  ///   Timeline.note("publishes \(book.title) (generation \(generation))")
+  ///   self.book = book
+  /// }
+  /// ```
+  public static func note(_ message: @autoclosure () -> String) {
+    guard let run = DrainThread.current else { return }
+    run.note(message())
+  }
+
+  static func format(_ duration: Duration) -> String {
+    let (seconds, attoseconds) = duration.components
+    let milliseconds = Double(seconds) * 1_000 + Double(attoseconds) / 1e15
+    if milliseconds < 1_000 {
+      return milliseconds == milliseconds.rounded()
+        ? "\(Int(milliseconds)) ms" : "\(milliseconds) ms"
+    }
+    let totalSeconds = milliseconds / 1_000
+    return totalSeconds == totalSeconds.rounded() ? "\(Int(totalSeconds)) s" : "\(totalSeconds) s"
+  }
+}
