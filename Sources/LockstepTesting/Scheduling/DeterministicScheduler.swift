@@ -31,6 +31,8 @@ struct SchedulerState<Job: SchedulableJob> {
   /// What the drain loop does next.
   enum Step {
     case run(Job)
+    /// A failure bound of a Lockstep wait elapsed in virtual time: call it (outside the lock).
+    case fire(@Sendable () -> Void)
     /// The body finished and no job is ready.
     case finished
     /// The body has not finished, no job is ready and nobody sleeps.
@@ -58,6 +60,11 @@ struct SchedulerState<Job: SchedulableJob> {
   private var candidates: [Entry] = []
   private(set) var picker: (any SchedulePicker)?
   private var time = VirtualTime<Entry>()
+  /// Failure bounds of Lockstep waits, in virtual time; not jobs, so they are neither steps of
+  /// the trace nor choices of an exploration.
+  private var timers = Heap<TimerKey>()
+  private var timerActions: [UInt64: @Sendable () -> Void] = [:]
+  private var timerSequence: UInt64 = 0
   private(set) var trace = SchedulerTrace()
   private var numbers: [UInt64: Int] = [:]
   /// Records of the run's tasks; task `n` is at index `n - 1`.
@@ -148,6 +155,12 @@ struct SchedulerState<Job: SchedulableJob> {
     var woke = false
     var entry = picker == nil ? ready.next() : pickCandidate()
     if entry == nil && !bodyFinished {
+      while let timer = timers.min, timerActions[timer.id] == nil { _ = timers.popMin() }
+      if let timer = timers.min, time.nextDeadline.map({ timer.deadline < $0 }) ?? true {
+        _ = timers.popMin()
+        time.advance(to: timer.deadline)
+        return .fire(timerActions.removeValue(forKey: timer.id)!)
+      }
       entry = time.advanceToNext()
       woke = entry != nil
     }
@@ -242,6 +255,40 @@ struct SchedulerState<Job: SchedulableJob> {
     numbers[id].map { records[$0 - 1].name != nil } ?? false
   }
 
+  // MARK: Failure bounds
+
+  struct TimerKey: Comparable {
+    let deadline: Duration
+    let id: UInt64
+    static func < (lhs: Self, rhs: Self) -> Bool { (lhs.deadline, lhs.id) < (rhs.deadline, rhs.id) }
+  }
+
+  /// Starts a failure bound that fires `action` after `delay` of virtual time; `nil` when the run
+  /// is over (the caller uses a real-time bound instead).
+  mutating func startTimer(after delay: Duration, _ action: @escaping @Sendable () -> Void)
+    -> UInt64?
+  {
+    guard phase == .running else { return nil }
+    timerSequence += 1
+    timers.insert(TimerKey(deadline: time.now + max(delay, .zero), id: timerSequence))
+    timerActions[timerSequence] = action
+    return timerSequence
+  }
+
+  /// Removes a failure bound, returning its action if it had not fired yet.
+  mutating func removeTimer(_ id: UInt64) -> (@Sendable () -> Void)? {
+    timerActions.removeValue(forKey: id)
+  }
+
+  /// The failure bounds still pending when the run ends, with their remaining delay.
+  mutating func removeAllTimers() -> [(id: UInt64, remaining: Duration)] {
+    var pending: [(UInt64, Duration)] = []
+    while let timer = timers.popMin() {
+      if timerActions[timer.id] != nil { pending.append((timer.id, timer.deadline - time.now)) }
+    }
+    return pending
+  }
+
   /// Ends the run: returns the jobs left behind, with their remaining virtual delay.
   mutating func finish() -> [(job: Job, remaining: Duration)] {
     phase = .finished
@@ -327,6 +374,13 @@ enum ActiveRuns {
       return runs.first { run in run.state.withLock { $0.owns(taskID: id) } }
     }
   }
+}
+
+/// A failure bound in a run's virtual time; cancelling removes it.
+private struct RunTimer: CancellableTask {
+  let run: DeterministicRun
+  let id: UInt64
+  func cancel() { _ = run.state.withLock { $0.removeTimer(id) } }
 }
 
 /// Tells the deterministic run of this thread, if any, that the running task is about to wait at a
@@ -436,6 +490,14 @@ final class DeterministicRun: @unchecked Sendable {
 
   func markBodyFinished() { state.withLock { $0.markBodyFinished() } }
 
+  /// Starts a failure bound in the run's virtual time; `nil` when the run is over.
+  func startTimer(after delay: Duration, _ action: @escaping @Sendable () -> Void)
+    -> (any CancellableTask)?
+  {
+    guard let id = state.withLock({ $0.startTimer(after: delay, action) }) else { return nil }
+    return RunTimer(run: self, id: id)
+  }
+
   /// Adds a note to the running task's step. Drain thread only.
   func note(_ text: String) {
     let id = RuntimeHooks.currentTaskID()
@@ -487,6 +549,8 @@ final class DeterministicRun: @unchecked Sendable {
               break loop
             }
           }
+        case .fire(let action):
+          action()
         case .finished:
           break loop
         case .stuck:
@@ -515,8 +579,14 @@ final class DeterministicRun: @unchecked Sendable {
       return .deadlock(report!)
     }
     ActiveRuns.remove(self)
-    let leftovers = state.withLock { $0.finish() }
+    let (leftovers, timers) = state.withLock { ($0.finish(), $0.removeAllTimers()) }
     for (job, remaining) in leftovers { RuntimeHooks.forward(job, after: remaining) }
+    // A wait still pending after the run keeps its failure bound, now in real time.
+    for (id, remaining) in timers {
+      _ = Timeouts.startInRealTime(after: remaining) { [self] in
+        state.withLock { $0.removeTimer(id) }?()
+      }
+    }
     if let report { return .deadlock(report) }
     return .finished(state.withLock { $0.trace })
   }

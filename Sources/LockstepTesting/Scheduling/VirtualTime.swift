@@ -38,6 +38,9 @@ struct VirtualTime<Job> {
     return sleeper.job
   }
 
+  /// Moves the clock forward to `instant` (never backwards).
+  mutating func advance(to instant: Duration) { now = max(now, instant) }
+
   /// Removes every sleeper, returning each job with its remaining delay, earliest first.
   mutating func removeAll() -> [(job: Job, remaining: Duration)] {
     var result: [(Job, Duration)] = []

@@ -4,23 +4,24 @@ import Dispatch
 ///
 /// A bound is a Dispatch timer, not a Swift task: it costs about a microsecond, never polls, and
 /// no executor — the deterministic scheduler included — ever sees it. Inside a deterministic run
-/// (on its drain thread) the bound is instead a task that sleeps, so that it elapses in the run's
-/// virtual time: a wait that can never end fails at once instead of after real seconds.
+/// (on its drain thread) the bound is instead a timer of the run, in its virtual time: a wait that
+/// can never end fails at once instead of after real seconds, and the bound is neither a job of
+/// the trace nor a choice of an exploration.
 enum Timeouts {
   /// Calls `expire` once `timeout` has elapsed, unless the returned handle is cancelled first.
   static func start(
     after timeout: Duration, _ expire: @escaping @Sendable () -> Void
   ) -> any CancellableTask {
-    if DrainThread.current != nil {
-      return Task {
-        do {
-          try await Task.sleep(for: timeout)
-        } catch {
-          return  // the wait ended first
-        }
-        expire()
-      }
+    if let run = DrainThread.current, let timer = run.startTimer(after: timeout, expire) {
+      return timer
     }
+    return startInRealTime(after: timeout, expire)
+  }
+
+  /// A Dispatch timer, whatever thread this is.
+  static func startInRealTime(
+    after timeout: Duration, _ expire: @escaping @Sendable () -> Void
+  ) -> any CancellableTask {
     let item = DispatchWorkItem(block: expire)
     let nanoseconds = timeout.components.seconds.multipliedReportingOverflow(by: 1_000_000_000)
     let delay: DispatchTimeInterval =

@@ -35,3 +35,41 @@ struct ExplorationTests {
     #expect(failure.timeline.description.contains("read 0"))
   }
 }
+
+/// Publishes what a load returns; `checksCancellation: false` publishes even when cancelled.
+@MainActor private final class Publisher {
+  var published: Int?
+  func load(_ calls: ControlledCalls<Int, Int>, checksCancellation: Bool) async {
+    let value = try? await calls.call(1)
+    if checksCancellation && Task.isCancelled { return }
+    published = value
+  }
+}
+
+private func cancelledLoadPublishesNothing(checksCancellation: Bool) async throws {
+  let calls = ControlledCalls<Int, Int>("loader", cancellation: .ignored)
+  let publisher = Publisher()
+  let load = Task { await publisher.load(calls, checksCancellation: checksCancellation) }
+  try await calls.waitUntilPending(1)
+  calls.succeed(1, with: 42)
+  await load.value
+  let published = await publisher.published
+  #expect(!load.isCancelled || published == nil)
+}
+
+extension ExplorationTests {
+  @Test func cancellationInjectionFindsAPublishAfterCancel() async throws {
+    let (result, issues) = await collectingIssues {
+      await explore(.exhaustive(maxPreemptions: 1), cancellation: .atLockstepWaits) {
+        try await cancelledLoadPublishesNothing(checksCancellation: false)
+      }
+    }
+    let failure = try #require(result.failure)
+    #expect(issues.count == 1)
+    #expect(failure.token.description.isEmpty == false)
+    let correct = await explore(.exhaustive(maxPreemptions: 1), cancellation: .atLockstepWaits) {
+      try await cancelledLoadPublishesNothing(checksCancellation: true)
+    }
+    #expect(correct.failure == nil && correct.isComplete)
+  }
+}
