@@ -430,6 +430,8 @@ final class DeterministicRun: @unchecked Sendable {
   private let wakeup = DispatchSemaphore(value: 0)
   /// Cancels the body task; set before draining.
   var cancelBody: (@Sendable () -> Void)?
+  /// Called when the run quarantines its tasks; set before draining.
+  var onQuarantine: (@Sendable () -> Void)?
   /// The task whose job the drain thread is running. Drain thread only.
   private var runningTaskID: UInt64?
   /// Whether the running task's name was looked up already. Drain thread only.
@@ -573,6 +575,7 @@ final class DeterministicRun: @unchecked Sendable {
     }
     if timedOut || tooManySteps || report?.quarantined == true {
       state.withLock { $0.quarantineAll() }
+      onQuarantine?()
       let trace = state.withLock { $0.trace }
       if timedOut { return .timedOut(trace) }
       if tooManySteps { return .tooManySteps(trace) }

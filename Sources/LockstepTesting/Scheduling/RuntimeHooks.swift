@@ -99,6 +99,45 @@ enum RuntimeHooks {
     #endif
   }
 
+  /// The strong reference count of a closure's context (0 for a closure without one).
+  static func referenceCount(of closure: @escaping @Sendable () async throws -> Void) -> Int {
+    context(of: closure).map(runtimeRetainCount) ?? 0
+  }
+
+  /// Gives up the references that quarantined tasks hold on `closure`, a closure made by
+  /// `withoutActuallyEscaping`, until its count is back to `baseline` (its
+  /// ``referenceCount(of:)`` before the run), so that the escape check at the end of that scope
+  /// passes.
+  ///
+  /// A test trait receives the test function as a non-escaping closure and must run it in a task
+  /// of the deterministic run. When that task deadlocks beyond cancellation, the run quarantines
+  /// it: it stays suspended forever and never runs again, but its frames still retain the
+  /// closure, and `withoutActuallyEscaping` would stop the process ("closure has escaped"). The
+  /// quarantined frames are never resumed nor destroyed, so their references are never used:
+  /// releasing them lets the scope end and the test fail with the report instead.
+  static func relinquishQuarantinedReferences(
+    to closure: @escaping @Sendable () async throws -> Void, downTo baseline: Int
+  ) {
+    guard let context = context(of: closure) else { return }
+    var extra = runtimeRetainCount(context) - baseline
+    while extra > 0 {
+      Unmanaged<AnyObject>.fromOpaque(context).release()
+      extra -= 1
+    }
+  }
+
+  private static func context(of closure: @escaping @Sendable () async throws -> Void)
+    -> UnsafeMutableRawPointer?
+  {
+    // Read the closure's two words from a struct field: passing the closure itself to a generic
+    // function (`unsafeBitCast`) would wrap it in a reabstraction thunk with a context of its own.
+    struct Stored { let closure: @Sendable () async throws -> Void }
+    let stored = Stored(closure: closure)
+    return withUnsafeBytes(of: stored) { bytes in
+      bytes.load(fromByteOffset: MemoryLayout<UnsafeRawPointer>.size, as: UnsafeMutableRawPointer?.self)
+    }
+  }
+
   /// The name of the task running on this thread, if it has one.
   static func currentTaskName() -> String? {
     if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
@@ -107,6 +146,9 @@ enum RuntimeHooks {
     return nil
   }
 }
+
+@_silgen_name("swift_retainCount")
+private func runtimeRetainCount(_ object: UnsafeMutableRawPointer) -> Int
 
 #if compiler(>=6.3)
   @_silgen_name("swift_task_getJobTaskId")

@@ -95,11 +95,24 @@ public func runDeterministically<Result: Sendable>(
   line: UInt = #line, column: UInt = #column,
   _ body: @escaping @Sendable () async throws -> Result
 ) async throws -> DeterministicOutcome<Result> {
-  let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+  try await runDeterministically(
+    seed: seed, timeout: timeout, gracePeriod: gracePeriod,
+    site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column),
+    onQuarantine: nil, body)
+}
+
+/// The implementation of ``runDeterministically(seed:timeout:gracePeriod:fileID:filePath:line:column:_:)``;
+/// `onQuarantine` is called when the run has to leave tasks suspended for good.
+func runDeterministically<Result: Sendable>(
+  seed: UInt64?, timeout: Duration, gracePeriod: Duration, site: CallSite,
+  onQuarantine: (@Sendable () -> Void)?,
+  _ body: @escaping @Sendable () async throws -> Result
+) async throws -> DeterministicOutcome<Result> {
   try checkCanStartRun()
   await RunSerializer.shared.acquire()
   defer { RunSerializer.shared.release() }
   let run = DeterministicRun(seed: seed, timeout: timeout, gracePeriod: gracePeriod, site: site)
+  run.onQuarantine = onQuarantine
   let result = Locked<Swift.Result<Result, any Error>?>(nil)
   startBody(body, in: run, storingInto: result)
   let drained = await DrainWorker.shared.drain(run)

@@ -55,16 +55,26 @@
       for test: Test, testCase: Test.Case?,
       performing function: @Sendable () async throws -> Void
     ) async throws {
-      // A deadlock that cancelling the body resolves fails the test with the report. One that it
-      // does not resolve leaves a quarantined task holding `function`, and
-      // `withoutActuallyEscaping` then stops the process ("closure has escaped"): Swift 6.3 gives
-      // no way to run a non-escaping test function in a task that may never finish.
+      // The test function is non-escaping, but it must run in a task of the run. When the test
+      // deadlocks beyond what cancellation unwinds, that task is quarantined (suspended for
+      // good, never run again) and still holds the function: its references are given up so
+      // that the scope ends and the test fails with the report, instead of the process stopping
+      // with "closure has escaped".
       try await withoutActuallyEscaping(function) { function in
-        try await withDeterministicScheduling(
-          seed: seed, gracePeriod: gracePeriod, fileID: site.fileID, filePath: site.filePath,
-          line: site.line, column: site.column
-        ) {
-          try await function()
+        let baseline = RuntimeHooks.referenceCount(of: function)
+        let quarantined = Locked(false)
+        do {
+          _ = try await runDeterministically(
+            seed: seed, timeout: .seconds(60), gracePeriod: gracePeriod, site: site,
+            onQuarantine: { quarantined.withLock { $0 = true } }
+          ) {
+            try await function()
+          }
+        } catch {
+          if quarantined.value {
+            RuntimeHooks.relinquishQuarantinedReferences(to: function, downTo: baseline)
+          }
+          throw error
         }
       }
     }

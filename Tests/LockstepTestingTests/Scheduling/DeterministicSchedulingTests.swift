@@ -284,3 +284,19 @@ struct DeterministicTraitDeadlockTests {
     #expect(error?.description.contains("(the body)") == true)
   }
 }
+
+@Suite(.timeLimit(.minutes(1)))
+struct DeterministicTraitQuarantineTests {
+  @Test func aTestThatDeadlocksBeyondCancellationFailsWithoutStoppingTheProcess() async throws {
+    let trait: DeterministicSchedulingTrait = .deterministic()
+    let test = try #require(Test.current)
+    let error = await #expect(throws: DeterministicDeadlock.self) {
+      try await trait.provideScope(for: test, testCase: Test.Case.current) {
+        // Waits for a continuation nobody resumes, and ignores cancellation.
+        await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }
+      }
+    }
+    #expect(error?.quarantined == true)
+    #expect(error?.description.contains("(the body)") == true)
+  }
+}
