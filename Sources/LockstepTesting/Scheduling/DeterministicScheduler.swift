@@ -65,6 +65,8 @@ struct SchedulerState<Job: SchedulableJob> {
   private var timers = Heap<TimerKey>()
   private var timerActions: [UInt64: @Sendable () -> Void] = [:]
   private var timerSequence: UInt64 = 0
+  /// Whether the shell has reported a deadlock; failure bounds may fire from then on.
+  private var deadlockReported = false
   private(set) var trace = SchedulerTrace()
   private var numbers: [UInt64: Int] = [:]
   /// Records of the run's tasks; task `n` is at index `n - 1`.
@@ -156,7 +158,9 @@ struct SchedulerState<Job: SchedulableJob> {
     var entry = picker == nil ? ready.next() : pickCandidate()
     if entry == nil && !bodyFinished {
       while let timer = timers.min, timerActions[timer.id] == nil { _ = timers.popMin() }
-      if let timer = timers.min, time.nextDeadline.map({ timer.deadline < $0 }) ?? true {
+      // With no sleeper, only failure bounds are pending: that is a deadlock, reported before
+      // any bound fires (the report says what each task waits for).
+      if let timer = timers.min, time.nextDeadline.map({ timer.deadline < $0 }) ?? deadlockReported {
         _ = timers.popMin()
         time.advance(to: timer.deadline)
         return .fire(timerActions.removeValue(forKey: timer.id)!)
@@ -200,6 +204,10 @@ struct SchedulerState<Job: SchedulableJob> {
 
   /// The drain thread stopped waiting for outside jobs.
   mutating func stopWaiting() { drainWaiting = false }
+
+  /// The shell reported a deadlock: from now on pending failure bounds fire when nothing else
+  /// can run, so that waits that ignore cancellation end with their timeout error.
+  mutating func markDeadlockReported() { deadlockReported = true }
 
   mutating func markBodyFinished() { bodyFinished = true }
 
@@ -502,20 +510,29 @@ final class DeterministicRun: @unchecked Sendable {
 
   /// Adds a note to the running task's step. Drain thread only.
   func note(_ text: String) {
-    let id = RuntimeHooks.currentTaskID()
+    let id = currentTaskRecordingName()
     state.withLock { $0.note(text, byTask: id) }
+  }
+
+  /// The runtime id of the current task, after recording its name if the run lacks it.
+  private func currentTaskRecordingName() -> UInt64? {
+    guard let id = RuntimeHooks.currentTaskID() else { return nil }
+    if !state.withLock({ $0.hasName(forTask: id) }), let name = RuntimeHooks.currentTaskName() {
+      state.withLock { $0.recordName(name, forTask: id) }
+    }
+    return id
   }
 
   /// The running task finished. Drain thread only.
   func noteFinished() {
-    let id = RuntimeHooks.currentTaskID()
+    let id = currentTaskRecordingName()
     state.withLock { $0.noteFinished(byTask: id) }
   }
 
   /// The running task waits at a Lockstep primitive; returns whether to cancel it now.
   /// Drain thread only.
   func noteWait(for what: String) -> Bool {
-    let id = RuntimeHooks.currentTaskID()
+    let id = currentTaskRecordingName()
     return state.withLock { $0.noteWait(for: what, byTask: id) }
   }
 
@@ -565,6 +582,7 @@ final class DeterministicRun: @unchecked Sendable {
           if report == nil {
             // Cancel the body once: cancellable waits (Lockstep's primitives, sleeps) unwind.
             report = makeReport(quarantined: false)
+            state.withLock { $0.markDeadlockReported() }
             cancelBody?()
             continue
           }

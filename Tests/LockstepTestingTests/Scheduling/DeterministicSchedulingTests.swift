@@ -154,11 +154,49 @@ struct DeterministicSchedulingTests {
     #expect(error?.quarantined == false)
   }
 
-  @Test func aGateTimeoutFiresInVirtualTime() async throws {
+  @Test func aWaitAtAGateThatNobodyOpensIsADeadlockNamingTheGate() async throws {
     let gate = Gate("never opened")
-    await #expect(throws: WaitTimeoutError.self) {
+    let error = await #expect(throws: DeterministicDeadlock.self) {
       try await withDeterministicScheduling { try await gate.wait(timeout: .seconds(3600)) }
     }
+    #expect(error?.quarantined == false)
+    #expect(error?.tasks.first?.contains("waiting for Gate(\"never opened\") to open") == true)
+  }
+
+  @Test func aWaitsFailureBoundElapsesInVirtualTimeWhileOthersSleep() async throws {
+    let gate = Gate("opened too late")
+    let outcome = try await runDeterministically { () async -> Bool in
+      let opener = Task {
+        try await Task.sleep(for: .seconds(7200))  // allowed: virtual time
+        gate.open()
+      }
+      defer { opener.cancel() }
+      do {
+        try await gate.wait(timeout: .seconds(3600))
+        return false
+      } catch is WaitTimeoutError {
+        return true
+      } catch {
+        return false
+      }
+    }
+    #expect(outcome.value)
+  }
+
+  @Test func aDeadlockReportSaysWhatEachTaskWaitsForAndWhichFinished() async throws {
+    let error = await #expect(throws: DeterministicDeadlock.self) {
+      try await withDeterministicScheduling {
+        let tasks = TestTaskFactory()
+        let calls = ControlledCalls<Int, Int>("backend")
+        _ = tasks.task(name: "quick") {}
+        _ = tasks.task(name: "fetch") { try? await calls.call(1) }
+        try await tasks.waitUntilIdle()
+      }
+    }
+    let tasks = error?.tasks ?? []
+    #expect(tasks.contains { $0.contains("\"quick\": finished") })
+    #expect(tasks.contains { $0.contains("\"fetch\"") && $0.contains("call 1 of \"backend\"") })
+    #expect(tasks.first?.contains("every task of the TestTaskFactory to finish") == true)
   }
 
   @Test func aJobFromAnotherThreadComesBackToTheRunWithinTheGracePeriod() async throws {
