@@ -1,0 +1,113 @@
+import Testing
+
+@testable import LockstepTesting
+
+/// `tasks` tasks of `jobs` jobs each; after each job the task is ready again until it is done,
+/// like a task that yields. Returns the order of tasks and the picker's record.
+private func simulate<Picker: SchedulePicker>(
+  _ picker: inout Picker, tasks: Int, jobs: Int
+) -> [Int] {
+  var remaining = Array(repeating: jobs, count: tasks)
+  var previous = 0
+  var order: [Int] = []
+  while true {
+    let ready = (1...tasks).filter { remaining[$0 - 1] > 0 }
+    if ready.isEmpty { break }
+    let index = ready.count > 1 ? picker.pick(among: ready, previous: previous) : 0
+    let task = ready[index]
+    remaining[task - 1] -= 1
+    previous = task
+    order.append(task)
+  }
+  return order
+}
+
+/// Every interleaving of the simulated tasks, found depth-first by `ExhaustiveSearch`.
+private func exhaustiveOrders(tasks: Int, jobs: Int, maxPreemptions: Int) -> [[Int]] {
+  var orders: [[Int]] = []
+  var plan: [Int?]? = []
+  while let next = plan {
+    var picker = GuidedPicker(plan: next)
+    orders.append(simulate(&picker, tasks: tasks, jobs: jobs))
+    plan = ExhaustiveSearch.nextPlan(after: picker.record, maxPreemptions: maxPreemptions)
+  }
+  return orders
+}
+
+/// Every interleaving, by brute force, with its number of preemptions.
+private func allOrders(tasks: Int, jobs: Int) -> [(order: [Int], preemptions: Int)] {
+  var result: [([Int], Int)] = []
+  func extend(_ order: [Int], _ remaining: [Int], _ preemptions: Int) {
+    let ready = (1...tasks).filter { remaining[$0 - 1] > 0 }
+    if ready.isEmpty {
+      result.append((order, preemptions))
+      return
+    }
+    for task in ready {
+      var left = remaining
+      left[task - 1] -= 1
+      let previous = order.last ?? 0
+      let preempts = ready.count > 1 && previous != 0 && ready.contains(previous) && task != previous
+      extend(order + [task], left, preemptions + (preempts ? 1 : 0))
+    }
+  }
+  extend([], Array(repeating: jobs, count: tasks), 0)
+  return result
+}
+
+@Suite(.timeLimit(.minutes(1)))
+struct SchedulePickerTests {
+  @Test(arguments: [(2, 2), (2, 3), (3, 1), (3, 2)])
+  func exhaustiveSearchRunsEveryScheduleWithinTheBoundExactlyOnce(_ shape: (Int, Int)) {
+    let (tasks, jobs) = shape
+    let everything = allOrders(tasks: tasks, jobs: jobs)
+    for bound in 0...3 {
+      let found = exhaustiveOrders(tasks: tasks, jobs: jobs, maxPreemptions: bound)
+      let expected = everything.filter { $0.preemptions <= bound }.map(\.order)
+      #expect(Set(found) == Set(expected), "bound \(bound)")
+      #expect(found.count == expected.count, "no schedule twice, bound \(bound)")
+    }
+  }
+
+  @Test func withoutPreemptionsEachTaskRunsToItsEnd() {
+    // Two tasks of three jobs: only the order of the two tasks can change.
+    #expect(exhaustiveOrders(tasks: 2, jobs: 3, maxPreemptions: 0) == [[1, 1, 1, 2, 2, 2], [2, 2, 2, 1, 1, 1]])
+  }
+
+  @Test func randomPicksRepeatForTheSameSeed() {
+    func order(_ seed: UInt64) -> [Int] {
+      var picker = RandomPicker(seed: seed)
+      return simulate(&picker, tasks: 3, jobs: 4)
+    }
+    #expect(order(5) == order(5))
+    #expect(Set((0..<20).map { order($0) }).count > 10)
+  }
+
+  @Test func pctOfDepthOneRunsTasksByPriorityWithoutPreemption() {
+    var firstTasks: Set<[Int]> = []
+    for seed in 0..<200 as Range<UInt64> {
+      var picker = PCTPicker(seed: seed, depth: 1, expectedLength: 10)
+      let order = simulate(&picker, tasks: 3, jobs: 3)
+      #expect(picker.record.preemptions == 0)
+      firstTasks.insert([order[0], order[3], order[6]])
+    }
+    #expect(firstTasks.count == 6)  // every priority order shows up
+  }
+
+  @Test func pctOfDepthTwoPreemptsAtMostOnce() {
+    var preempted = 0
+    for seed in 0..<200 as Range<UInt64> {
+      var picker = PCTPicker(seed: seed, depth: 2, expectedLength: 8)
+      _ = simulate(&picker, tasks: 2, jobs: 4)
+      #expect(picker.record.preemptions <= 1)
+      preempted += picker.record.preemptions
+    }
+    #expect(preempted > 0)
+  }
+
+  @Test func aGuidedPickerFallsBackToTheDefaultWhenAChoiceNoLongerFits() {
+    var picker = GuidedPicker(plan: [5])
+    #expect(picker.pick(among: [1, 2], previous: 2) == 1)
+    #expect(picker.diverged)
+  }
+}
