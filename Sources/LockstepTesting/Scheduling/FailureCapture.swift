@@ -55,7 +55,9 @@ final class FailureCapture: Sendable {
   #if canImport(Testing)
     private static func describe(_ issue: Issue) -> String {
       let location = issue.sourceLocation.map { " (at \($0))" } ?? ""
-      return "\(issue)\(location)"
+      var text = "\(issue)"
+      if text.hasSuffix(" (error)") { text.removeLast(" (error)".count) }
+      return text + location
     }
   #endif
 }

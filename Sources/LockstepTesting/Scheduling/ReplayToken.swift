@@ -2,7 +2,7 @@
 /// point where more than one job was ready, and where exploration injected a cancellation.
 ///
 /// ``explore(_:cancellation:maxSteps:timeout:fileID:filePath:line:column:_:)`` prints one for a
-/// failing schedule; pass it to ``ExplorationStrategy/replay(_:)`` to run that schedule again:
+/// failing schedule; pass it to ``ExplorationStrategy/replay(_:)-(String)`` to run that schedule again:
 ///
 /// ```swift
 /// await explore(.replay("L1.AgwUQQ")) { try await twoReloads(variant: .broken) }

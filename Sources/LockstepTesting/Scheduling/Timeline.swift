@@ -60,11 +60,12 @@ public struct Timeline: Sendable, Equatable, CustomStringConvertible {
     /// ```swift
     /// print(timeline.entries[2])
     /// ```
-    public var description: String { line(nameWidth: taskName.count, showsTime: time > .zero) }
+    public var description: String {
+      line(nameWidth: taskName.count, showsTime: time > .zero, numbered: true)
+    }
 
-    func line(nameWidth: Int, showsTime: Bool) -> String {
-      var text = "\(step)."
-      text = String(repeating: " ", count: max(0, 4 - text.count)) + text
+    func line(nameWidth: Int, showsTime: Bool, numbered: Bool) -> String {
+      var text = numbered ? "\(step)." : ""
       if showsTime { text += " [" + Timeline.format(time) + "]" }
       let padding = String(repeating: " ", count: max(0, nameWidth - taskName.count))
       return text + " " + taskName + padding + "  " + actions.joined(separator: ", ")
@@ -120,15 +121,48 @@ public struct Timeline: Sendable, Equatable, CustomStringConvertible {
     self.entries = entries
   }
 
-  /// One line a step, task names aligned; times are shown once virtual time has moved.
+  /// One line per stretch of steps of one task, task names aligned; times are shown once virtual
+  /// time has moved.
+  ///
+  /// Consecutive steps of the same task at the same virtual time share a line (`4–6.`), without
+  /// the bare `resumed` of each hop between actors:
   ///
   /// ```swift
   /// print(timeline)
+  /// //  1–3. test body   started
+  /// //  4–8. "reload 1"  started, loader answers request 1
   /// ```
   public var description: String {
-    let width = entries.map(\.taskName.count).max() ?? 0
+    var groups: [[Entry]] = []
+    for entry in entries {
+      if let last = groups.last?.last, last.task == entry.task, last.time == entry.time {
+        groups[groups.count - 1].append(entry)
+      } else {
+        groups.append([entry])
+      }
+    }
+    let lines = groups.map { group -> (steps: String, entry: Entry) in
+      let first = group[0]
+      var actions = first.actions
+      for entry in group.dropFirst() {
+        actions += entry.actions.filter { !$0.hasPrefix("resumed") }
+      }
+      let steps =
+        group.count == 1 ? "\(first.step)." : "\(first.step)–\(group[group.count - 1].step)."
+      return (
+        steps,
+        Entry(
+          step: first.step, task: first.task, taskName: first.taskName, time: first.time,
+          actions: actions)
+      )
+    }
+    let nameWidth = entries.map(\.taskName.count).max() ?? 0
+    let stepWidth = lines.map(\.steps.count).max() ?? 0
     let showsTime = entries.contains { $0.time > .zero }
-    return entries.map { $0.line(nameWidth: width, showsTime: showsTime) }.joined(separator: "\n")
+    return lines.map { steps, entry in
+      String(repeating: " ", count: stepWidth - steps.count) + steps
+        + entry.line(nameWidth: nameWidth, showsTime: showsTime, numbered: false)
+    }.joined(separator: "\n")
   }
 
   /// Adds a line to the timeline of the deterministic run this code runs in, on the step of the

@@ -71,7 +71,8 @@ struct SchedulePickerTests {
 
   @Test func withoutPreemptionsEachTaskRunsToItsEnd() {
     // Two tasks of three jobs: only the order of the two tasks can change.
-    #expect(exhaustiveOrders(tasks: 2, jobs: 3, maxPreemptions: 0) == [[1, 1, 1, 2, 2, 2], [2, 2, 2, 1, 1, 1]])
+    #expect(
+      exhaustiveOrders(tasks: 2, jobs: 3, maxPreemptions: 0) == [[1, 1, 1, 2, 2, 2], [2, 2, 2, 1, 1, 1]])
   }
 
   @Test func randomPicksRepeatForTheSameSeed() {

@@ -1,0 +1,110 @@
+import LockstepTesting
+import Testing
+import XCTest
+
+// MARK: - Finding races (FindingRaces.md, scenarios 2 and 7)
+
+/// A reader screen that shows the book of its newest reload — unless it forgets to check.
+@MainActor
+private final class ReaderModel {
+  private(set) var book: String?
+  private(set) var newest = 0
+  private var generation = 0
+  private let checksGeneration: Bool
+
+  init(checksGeneration: Bool) { self.checksGeneration = checksGeneration }
+
+  func reload(_ id: Int) async {
+    generation += 1
+    let mine = generation
+    newest = id
+    Timeline.note("requests book \(id)")
+    let loaded = await loadBook(id)
+    guard !checksGeneration || mine == generation else { return }
+    Timeline.note("shows \(loaded)")
+    book = loaded
+  }
+}
+
+/// A loader that answers after a suspension, so answers can arrive in any order.
+private func loadBook(_ id: Int) async -> String {
+  await Task.yield()  // allowed: a suspension point for the explored schedules
+  Timeline.note("loader answers request \(id)")
+  return "Book \(id)"
+}
+
+/// Two reloads at once; the screen must end up showing the newest one.
+private func twoReloads(checksGeneration: Bool) async {
+  let model = await ReaderModel(checksGeneration: checksGeneration)
+  let first = Task(name: "reload 1") { await model.reload(1) }
+  let second = Task(name: "reload 2") { await model.reload(2) }
+  await first.value
+  await second.value
+  let (book, newest) = await (model.book, model.newest)
+  #expect(book == "Book \(newest)")
+}
+
+/// Publishes what a load returns — even when the load was cancelled meanwhile.
+@MainActor
+private final class Publisher {
+  private(set) var published: Int?
+  func load(_ calls: ControlledCalls<Int, Int>) async {
+    published = try? await calls.call(1)
+  }
+}
+
+@Suite(.timeLimit(.minutes(1)))
+struct FindingRacesExamples {
+  @Test func exploreFindsTheStaleResult() async {
+    await withKnownIssue("the broken model is meant to fail") {
+      await explore(.pct(schedules: 200, depth: 2, seed: 1)) {
+        await twoReloads(checksGeneration: false)
+      }
+    }
+  }
+
+  @Test func theCorrectModelPassesEverySchedule() async {
+    let result = await explore(.exhaustive(maxPreemptions: 2)) {
+      await twoReloads(checksGeneration: true)
+    }
+    #expect(result.failure == nil)
+    #expect(result.isComplete)
+  }
+
+  @Test func theTokenReplaysTheFailure() async throws {
+    let (found, _) = await collectingIssues {
+      await explore(.random(schedules: 200, seed: 1)) {
+        await twoReloads(checksGeneration: false)
+      }
+    }
+    let failure = try #require(found.failure)
+    let (again, _) = await collectingIssues {
+      await explore(.replay(failure.token)) { await twoReloads(checksGeneration: false) }
+    }
+    #expect(again.failure?.timeline == failure.timeline)
+  }
+
+  @Test func cancellationIsExploredToo() async {
+    await withKnownIssue("the publisher ignores cancellation") {
+      await explore(.exhaustive(maxPreemptions: 1), cancellation: .atLockstepWaits) {
+        let calls = ControlledCalls<Int, Int>("loader", cancellation: .ignored)
+        let publisher = await Publisher()
+        let load = Task { await publisher.load(calls) }
+        try await calls.waitUntilPending(1)
+        calls.succeed(1, with: 42)
+        await load.value
+        let published = await publisher.published
+        #expect(!load.isCancelled || published == nil)
+      }
+    }
+  }
+}
+
+final class FindingRacesXCTestExamples: XCTestCase {
+  func testNewestReloadWins() async {
+    let result = await explore(.exhaustive(maxPreemptions: 2)) {
+      await twoReloads(checksGeneration: true)
+    }
+    XCTAssertNil(result.failure)
+  }
+}
