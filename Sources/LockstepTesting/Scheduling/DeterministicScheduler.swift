@@ -84,8 +84,6 @@ struct SchedulerState<Job: SchedulableJob> {
   private var suspensions = 0
   /// Exploration only: cancel the task at this Lockstep suspension (0-based), if any.
   private let cancelAtSuspension: Int?
-  /// Where each task was when cancellation was injected, if it was.
-  private(set) var injectedCancellation: (task: Int, suspension: Int)?
 
   init(seed: UInt64?) {
     ready = ReadyQueue(seed: seed)
@@ -224,7 +222,6 @@ struct SchedulerState<Job: SchedulableJob> {
     guard task != 1 else { return false }
     defer { suspensions += 1 }
     guard suspensions == cancelAtSuspension else { return false }
-    injectedCancellation = (task, suspensions)
     trace.events.append(
       SchedulerTrace.Event(step: trace.steps.count - 1, task: task, kind: .cancelled))
     return true

@@ -2,6 +2,11 @@ import Foundation
 
 /// The thread that drains deterministic runs started from async code. One thread serves every run
 /// of the process (runs never overlap), so starting a run costs a wake-up, not a thread.
+///
+/// It also keeps the C allocator's memory warm: a run allocates its tasks on the drain thread, and
+/// glibc gave a new thread's heap back to the kernel between runs, so with a thread per run a run
+/// of 100,000 `Task {}` took ~40,000 page faults (about half of its time) where the global
+/// executor's long-lived threads took ~3,000.
 final class DrainWorker: @unchecked Sendable {
   static let shared = DrainWorker()
 

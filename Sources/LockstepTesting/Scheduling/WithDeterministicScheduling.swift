@@ -28,7 +28,8 @@ public struct DeterministicOutcome<Value: Sendable>: Sendable {
 /// Everything the body starts runs on the scheduler's thread: unstructured and detached tasks,
 /// `async let`, task groups, actor jobs, resumed continuations, `Task.yield()`, and main-actor
 /// work. Without a seed the order is first-in, first-out; with a seed the next ready job is
-/// picked pseudo-randomly, and the same seed reproduces the same order.
+/// picked pseudo-randomly, and the same seed reproduces the same order. (When more than 128 jobs
+/// are ready at once, the pick is among the 128 that have waited longest.)
 ///
 /// Sleeps do not wait: when no job is ready, virtual time jumps to the earliest deadline. A model
 /// that sleeps ten minutes finishes in microseconds.

@@ -34,6 +34,38 @@ struct SchedulerStateTests {
     #expect(order(1).sorted() == Array(0..<50))
   }
 
+  @Test func seededQueueWithinTheWindowPicksUniformlyAmongAllReadyJobs() {
+    // The plain algorithm: a uniform index among every ready job, swap with the last, remove.
+    func reference(_ seed: UInt64, _ count: Int) -> [Int] {
+      var generator = SplitMix64(seed: seed)
+      var storage = Array(0..<count)
+      return (0..<count).map { _ in
+        storage.swapAt(generator.index(below: storage.count), storage.count - 1)
+        return storage.removeLast()
+      }
+    }
+    let count = ReadyQueue<Int>.windowSize
+    var queue = ReadyQueue<Int>(seed: 3)
+    for value in 0..<count { queue.append(value) }
+    #expect((0..<count).map { _ in queue.next()! } == reference(3, count))
+  }
+
+  @Test func seededQueueBeyondTheWindowPicksAmongTheOldest() {
+    let window = ReadyQueue<Int>.windowSize
+    func order(_ seed: UInt64) -> [Int] {
+      var queue = ReadyQueue<Int>(seed: seed)
+      for value in 0..<(window * 10) { queue.append(value) }
+      var out: [Int] = []
+      while let value = queue.next() { out.append(value) }
+      return out
+    }
+    let picks = order(5)
+    #expect(picks == order(5))
+    #expect(picks.sorted() == Array(0..<(window * 10)))
+    // The k-th pick is one of the `window` oldest jobs still waiting at that point.
+    for (step, value) in picks.enumerated() { #expect(value < window + step) }
+  }
+
   @Test func virtualTimeWakesEarliestFirstAndTiesInOrder() {
     var time = VirtualTime<String>()
     time.schedule("late", after: .seconds(600))
