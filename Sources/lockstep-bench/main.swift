@@ -19,6 +19,7 @@ let cases: [BenchmarkCase] = onlySelected([
   sleepersClockCase(quick: quick),
   schedulerCase(quick: quick),
   testQueueCase(quick: quick),
+  explorationCase(quick: quick),
 ])
 
 var all: [Measurement] = []

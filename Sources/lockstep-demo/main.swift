@@ -3,12 +3,15 @@ import LockstepExamples
 import LockstepTesting
 
 // lockstep-demo: runs each scenario the way a Lockstep test runs it — the correct model must
-// pass, the broken model must be caught. It exits non-zero only if Lockstep itself misbehaves
-// (a correct model fails, or a broken one slips through).
+// pass, the broken model must be caught — then lets the race finder (scenario 7) find a bug
+// nobody wrote a test order for. It exits non-zero only if Lockstep itself misbehaves (a correct
+// model fails, a broken one slips through, a replay differs).
 
 @MainActor
 func runDemo() async -> Bool {
-  print("Lockstep demo: every scenario runs twice, correct and broken. No sleeps, no guesses.\n")
+  print(
+    "Lockstep demo: every scenario runs twice, correct and broken. No sleeps, no guesses.\n"
+      + "Scenarios 1-6 fix the order by hand; in scenario 7 Lockstep finds the failing order itself.\n")
   var healthy = true
   var caught = 0
   for scenario in scenarios {
@@ -38,9 +41,19 @@ func runDemo() async -> Bool {
     }
     print("")
   }
+  let race = await runRaceFinder()
+  healthy = healthy && race.healthy
+  if race.foundAt != nil { caught += 1 }
+  var found = race.foundAt.map { "found at schedule \($0)" } ?? "NOT found"
+  if race.foundAt != nil { found += race.replayed ? ", replayed exactly" : ", NOT replayed" }
   print(
-    "Summary: \(scenarios.count) scenarios, \(caught) broken models caught, Lockstep \(healthy ? "behaved" : "MISBEHAVED")."
-  )
+    "Summary: \(scenarios.count + 1) scenarios, \(caught) broken models caught, Lockstep "
+      + "\(healthy ? "behaved" : "MISBEHAVED").")
+  let correct =
+    race.correctPassed
+    ? "passed all \(race.correctSchedules) explored schedules" : "FAILED its exploration"
+  printWrapped(
+    "The race in scenario 7 was \(found); the correct model \(correct).", indent: 2, hanging: 2)
   return healthy
 }
 

@@ -59,7 +59,8 @@ public func explore(
   } catch {
     reportIssue("explore could not run: \(error)", at: site)
     return ExplorationResult(
-      strategy: strategy.description, schedulesRun: 0, isComplete: false, failure: nil)
+      strategy: strategy.description, schedulesRun: 0, isComplete: false, cancellationPoints: 0,
+      failure: nil, injectsCancellation: cancellation.enabled)
   }
   await RunSerializer.shared.acquire()
   let explorer = Explorer(
@@ -196,7 +197,8 @@ final class Explorer: @unchecked Sendable {
   {
     ExplorationResult(
       strategy: strategy.description, schedulesRun: schedules, isComplete: complete,
-      failure: failure)
+      cancellationPoints: mostSuspensions, failure: failure,
+      injectsCancellation: cancellation.enabled)
   }
 
   private func fail(_ outcome: ScheduleOutcome, schedule: Int, _ capture: FailureCapture) async

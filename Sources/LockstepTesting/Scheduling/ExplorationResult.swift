@@ -29,12 +29,23 @@ public struct ExplorationResult: Sendable, CustomStringConvertible {
   /// #expect(result.isComplete)
   /// ```
   public let isComplete: Bool
+  /// How many Lockstep waits (of tasks other than the body) the longest schedule reached: the
+  /// points where `cancellation: .atLockstepWaits` can cancel a task. Zero means that no
+  /// cancellation could be tried — the code under test never waits at a Lockstep primitive.
+  ///
+  /// ```swift
+  /// let result = await explore(.exhaustive(), cancellation: .atLockstepWaits) { try await check() }
+  /// #expect(result.cancellationPoints > 0)
+  /// ```
+  public let cancellationPoints: Int
   /// The failing schedule, shrunk, or `nil` when every schedule passed.
   ///
   /// ```swift
   /// if let failure = result.failure { print(failure.token) }
   /// ```
   public let failure: ExplorationFailure?
+  /// Whether the exploration was asked to inject cancellations.
+  let injectsCancellation: Bool
 
   /// One line, or the failure's whole report.
   ///
@@ -44,7 +55,14 @@ public struct ExplorationResult: Sendable, CustomStringConvertible {
   public var description: String {
     if let failure { return failure.description }
     let extent = isComplete ? "all of them" : "stopped before the end"
-    return "explore \(strategy): \(schedulesRun) schedule(s), \(extent); no failure"
+    var text = "explore \(strategy): \(schedulesRun) schedule(s), \(extent); no failure"
+    if injectsCancellation {
+      text +=
+        cancellationPoints == 0
+        ? "; no Lockstep wait was reached, so no cancellation was tried"
+        : "; cancellation tried at up to \(cancellationPoints) Lockstep wait(s)"
+    }
+    return text
   }
 }
 
@@ -122,8 +140,8 @@ public struct ExplorationFailure: Sendable, CustomStringConvertible {
     lines.append("Replay it exactly with: .replay(\"\(token)\")")
     if found != (preemptions, contextSwitches) {
       lines.append(
-        "Shrunk from \(found.preemptions) preemption(s) and \(found.contextSwitches) context "
-          + "switch(es) to \(preemptions) and \(contextSwitches).")
+        "Simplified from \(found.preemptions) preemption(s) and \(found.contextSwitches) context "
+          + "switch(es) to \(preemptions) and \(contextSwitches) (fewer preemptions first).")
     } else {
       lines.append("\(preemptions) preemption(s), \(contextSwitches) context switch(es).")
     }

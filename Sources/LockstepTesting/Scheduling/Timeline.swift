@@ -2,7 +2,8 @@
 /// Lockstep gate, controlled call, barrier or clock, slept, was resumed, noted a write, finished.
 ///
 /// A step that runs an actor's queued work appears under the task whose work it ran, when that
-/// task did something Lockstep saw (a note, a wait); such steps without any are left out.
+/// task did something Lockstep saw (a note, a wait); such steps without any are left out. One
+/// actor job can run the work of several tasks, so a step number can appear on two lines.
 ///
 /// ``explore(_:cancellation:maxSteps:timeout:fileID:filePath:line:column:_:)`` prints the timeline
 /// of a failing schedule; any run's timeline is ``SchedulerTrace/timeline``:
@@ -144,6 +145,12 @@ public struct Timeline: Sendable, Equatable, CustomStringConvertible {
     let lines = groups.map { group -> (steps: String, entry: Entry) in
       let first = group[0]
       var actions = first.actions
+      // A stretch that hops between executors names none of them.
+      if group.contains(where: { !sameExecutor($0, first) }) {
+        for suffix in [" on the main actor", " on an actor"] where actions[0].hasSuffix(suffix) {
+          actions[0].removeLast(suffix.count)
+        }
+      }
       for entry in group.dropFirst() {
         actions += entry.actions.filter { !$0.hasPrefix("resumed") }
       }
@@ -163,6 +170,14 @@ public struct Timeline: Sendable, Equatable, CustomStringConvertible {
       String(repeating: " ", count: stepWidth - steps.count) + steps
         + entry.line(nameWidth: nameWidth, showsTime: showsTime, numbered: false)
     }.joined(separator: "\n")
+  }
+
+  private func sameExecutor(_ lhs: Entry, _ rhs: Entry) -> Bool {
+    func executor(_ entry: Entry) -> String {
+      entry.actions[0].hasSuffix(" on the main actor")
+        ? "main" : entry.actions[0].hasSuffix(" on an actor") ? "actor" : "pool"
+    }
+    return executor(lhs) == executor(rhs)
   }
 
   /// Adds a line to the timeline of the deterministic run this code runs in, on the step of the
