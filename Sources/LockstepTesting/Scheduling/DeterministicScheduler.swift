@@ -108,7 +108,11 @@ struct SchedulerState<Job: SchedulableJob> {
 
   mutating func enqueue(_ job: Job) -> Admission {
     admit(job) { state, entry in
-      if state.picker == nil { state.ready.append(entry) } else { state.candidates.append(entry) }
+      if state.picker == nil {
+        state.ready.append(entry, serial: entry.job.isMainActor)
+      } else {
+        state.candidates.append(entry)
+      }
     }
   }
 
@@ -187,17 +191,25 @@ struct SchedulerState<Job: SchedulableJob> {
     return .run(entry.job)
   }
 
+  /// Lets the picker choose among the ready jobs. Main-actor jobs keep their arrival order among
+  /// themselves, as on the real main queue: only the oldest of them is a candidate.
   private mutating func pickCandidate() -> Entry? {
     guard !candidates.isEmpty else { return nil }
-    let index: Int
-    if candidates.count == 1 {
-      index = 0
-    } else {
-      let tasks = candidates.map(\.task)
-      let picked = picker!.pick(among: tasks, previous: trace.steps.last?.task ?? 0)
-      index = min(max(picked, 0), candidates.count - 1)
+    if candidates.count == 1 { return candidates.removeFirst() }
+    var eligible: [Int] = []
+    eligible.reserveCapacity(candidates.count)
+    var sawMain = false
+    for (index, entry) in candidates.enumerated() {
+      if entry.job.isMainActor {
+        if sawMain { continue }
+        sawMain = true
+      }
+      eligible.append(index)
     }
-    return candidates.remove(at: index)
+    guard eligible.count > 1 else { return candidates.remove(at: eligible[0]) }
+    let tasks = eligible.map { candidates[$0].task }
+    let picked = picker!.pick(among: tasks, previous: trace.steps.last?.task ?? 0)
+    return candidates.remove(at: eligible[min(max(picked, 0), eligible.count - 1)])
   }
 
   /// The drain thread stopped waiting for outside jobs.

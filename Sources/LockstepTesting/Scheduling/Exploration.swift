@@ -76,7 +76,7 @@ public func explore(
 private func report(_ failure: ExplorationFailure, at site: CallSite) {
   reportIssue(failure.description, at: site)
   #if canImport(Testing)
-    if Test.current != nil {
+    if IssueRouting.collector == nil && Test.current != nil {
       Attachment.record(
         "\(failure.timeline)\n", named: "lockstep-timeline.txt",
         sourceLocation: SourceLocation(

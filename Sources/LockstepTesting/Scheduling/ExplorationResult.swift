@@ -76,7 +76,7 @@ public struct ExplorationResult: Sendable, CustomStringConvertible {
 ///   await explore(.replay(failure.token)) { try await model.check() }   // fails the same way
 /// }
 /// ```
-public struct ExplorationFailure: Sendable, CustomStringConvertible {
+public struct ExplorationFailure: Sendable, Equatable, CustomStringConvertible {
   /// The strategy that found it.
   ///
   /// ```swift
@@ -126,6 +126,18 @@ public struct ExplorationFailure: Sendable, CustomStringConvertible {
   /// print("shrunk from \(failure.found.preemptions) preemptions")
   /// ```
   public let found: (preemptions: Int, contextSwitches: Int)
+
+  /// Two failures are equal when every field is.
+  ///
+  /// ```swift
+  /// #expect(again.failure == failure)
+  /// ```
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.strategy == rhs.strategy && lhs.schedule == rhs.schedule && lhs.token == rhs.token
+      && lhs.failures == rhs.failures && lhs.timeline == rhs.timeline
+      && lhs.preemptions == rhs.preemptions && lhs.contextSwitches == rhs.contextSwitches
+      && lhs.found == rhs.found
+  }
 
   /// The whole report: schedule, what failed, replay token, shrinking, timeline.
   ///

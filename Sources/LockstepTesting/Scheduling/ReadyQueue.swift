@@ -12,6 +12,10 @@
 /// linear walk from the oldest (swiftlang/swift#71212, fixed by #87887 after 6.3), so children
 /// finishing in a uniformly random order cost O(n²): 10,000 children took 20× the FIFO time.
 /// Within a window a child finishes at most about ``windowSize`` places out of order.
+///
+/// Jobs of a serial executor (the main actor) keep their arrival order among themselves, as on
+/// the real main queue: a seeded pick chooses between the window's jobs and the *oldest* serial
+/// job, never a younger serial job before an older one.
 struct ReadyQueue<Element> {
   /// The most jobs a seeded pick chooses among.
   static var windowSize: Int { 128 }
@@ -23,16 +27,22 @@ struct ReadyQueue<Element> {
   /// Seeded only: the jobs a pick chooses among.
   private var window: [Element] = []
   private var generator: SplitMix64?
+  /// Seeded only: jobs of the serial executor, oldest first from `serialHead`.
+  private var serial: [Element?] = []
+  private var serialHead = 0
 
   init(seed: UInt64?) {
     generator = seed.map { SplitMix64(seed: $0) }
   }
 
-  var count: Int { window.count + storage.count - head }
+  var count: Int { window.count + storage.count - head + serial.count - serialHead }
   var isEmpty: Bool { count == 0 }
 
-  mutating func append(_ element: Element) {
-    if generator != nil && window.count < Self.windowSize && storage.count == head {
+  /// Adds a ready job; `serial` marks a job of the main actor.
+  mutating func append(_ element: Element, serial isSerial: Bool = false) {
+    if generator != nil && isSerial {
+      serial.append(element)
+    } else if generator != nil && window.count < Self.windowSize && storage.count == head {
       window.append(element)
     } else {
       storage.append(element)
@@ -42,11 +52,23 @@ struct ReadyQueue<Element> {
   /// Removes and returns the next job to run, or `nil` when none is ready.
   mutating func next() -> Element? {
     guard generator != nil else { return nextInArrivalOrder() }
-    guard !window.isEmpty else { return nil }
-    let index = generator!.index(below: window.count)
+    let hasSerial = serialHead < serial.count
+    guard !window.isEmpty || hasSerial else { return nil }
+    let index = generator!.index(below: window.count + (hasSerial ? 1 : 0))
+    if index == window.count { return nextSerial() }
     window.swapAt(index, window.count - 1)
     let element = window.removeLast()
     if let waiting = nextInArrivalOrder() { window.append(waiting) }
+    return element
+  }
+
+  private mutating func nextSerial() -> Element? {
+    let element = serial[serialHead].take()
+    serialHead += 1
+    if serialHead == serial.count {
+      serial.removeAll(keepingCapacity: true)
+      serialHead = 0
+    }
     return element
   }
 
@@ -70,7 +92,9 @@ struct ReadyQueue<Element> {
       window.removeAll()
       storage.removeAll()
       head = 0
+      serial.removeAll()
+      serialHead = 0
     }
-    return window + storage[head...].compactMap { $0 }
+    return window + storage[head...].compactMap { $0 } + serial[serialHead...].compactMap { $0 }
   }
 }

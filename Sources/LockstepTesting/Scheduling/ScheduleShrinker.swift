@@ -2,9 +2,10 @@
 /// fewer context switches, then no injected cancellation.
 ///
 /// Greedy, like delta debugging on the list of choices: it replaces one non-default choice at a
-/// time with the default choice (keep running the task that ran, or the oldest ready one), keeps
-/// the later choices where they still fit, and accepts the change when the schedule still fails
-/// and is simpler. It stops when no single change helps or after a budget of runs.
+/// time with the default choice (keep running the task that ran, or the oldest ready one) — first
+/// dropping every later choice, then keeping them where they still fit — and accepts the change
+/// when the schedule still fails and is simpler. It stops when no single change helps or after a
+/// budget of runs.
 struct ScheduleShrinker {
   let explorer: Explorer
   let capture: FailureCapture
@@ -22,17 +23,21 @@ struct ScheduleShrinker {
     var improved = true
     while improved && runs < budget {
       improved = false
-      for index in best.record.points.indices where !best.record.points[index].isDefault {
-        guard runs < budget else { break }
-        var plan = best.record.choices.map { Optional($0) }
-        plan[index] = nil
-        let candidate = await explorer.runSchedule(
-          GuidedPicker(plan: plan), cancelAt: best.cancelAtSuspension, capture)
-        runs += 1
-        if candidate.failed && candidate.complexity < best.complexity {
-          best = candidate
-          improved = true
-          break
+      search: for index in best.record.points.indices where !best.record.points[index].isDefault {
+        // First the default choice here and nothing but default choices after it; then the
+        // default choice here with the later choices kept where they still fit.
+        let keep = best.record.choices.map { Optional($0) }
+        let plans = [Array(keep[..<index]) + [nil], Array(keep[..<index]) + [nil] + keep[(index + 1)...]]
+        for plan in plans {
+          guard runs < budget else { break search }
+          let candidate = await explorer.runSchedule(
+            GuidedPicker(plan: plan), cancelAt: best.cancelAtSuspension, capture)
+          runs += 1
+          if candidate.failed && candidate.complexity < best.complexity {
+            best = candidate
+            improved = true
+            break search
+          }
         }
       }
     }

@@ -51,14 +51,15 @@ nonisolated(nonsending) func suspend(
         continuation.resume()
         return
       }
-      // Inside a deterministic run, tell the timeline; exploration may cancel the task right here.
-      _ = noteLockstepWait(for: what())
       // Cancellation that came before the waiter was stored found nothing to remove; the flag is
       // already set, so check it now that the waiter is stored.
       if Task.isCancelled {
         depart(id)?.resume(throwing: CancellationError())
         return
       }
+      // Inside a deterministic run, tell the timeline. Exploration may cancel the task right
+      // here: the cancellation handler then ends the wait at once.
+      if noteLockstepWait(for: what()) { return }
       let bound = Timeouts.start(after: timeout) {
         // Describe what is pending while this waiter still counts as pending.
         let error = timeoutError()

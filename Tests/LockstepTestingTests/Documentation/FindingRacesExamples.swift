@@ -88,7 +88,7 @@ struct FindingRacesExamples {
     await withKnownIssue("the publisher ignores cancellation") {
       await explore(.exhaustive(maxPreemptions: 1), cancellation: .atLockstepWaits) {
         let calls = ControlledCalls<Int, Int>("loader", cancellation: .ignored)
-        let publisher = await Publisher()
+        let publisher = Publisher()
         let load = Task { await publisher.load(calls) }
         try await calls.waitUntilPending(1)
         calls.succeed(1, with: 42)

@@ -1,0 +1,70 @@
+import LockstepExamples
+import LockstepTesting
+import XCTest
+
+/// The two-reload race of scenario 2 under exploration, from XCTest.
+///
+/// XCTest cannot hold back an `XCTAssert` that fails inside a schedule, so a body that is meant
+/// to fail states its invariant by throwing: a thrown error fails only that schedule, and the
+/// exploration's one report is held by `collectingIssues`.
+final class ExplorationScenarioXCTests: XCTestCase {
+  /// Fails the schedule when the older answer won.
+  @Sendable private static func brokenTwoReloads() async throws {
+    let screen = try await exploreTwoReloads(.withoutGenerationCheck)
+    guard screen == .newest else { throw ExplorationViolation("the screen ended with \(screen)") }
+  }
+
+  func testTheBrokenScreenIsFoundWithoutWritingTheOrder() async throws {
+    let (result, issues) = await collectingIssues {
+      await explore(.pct(schedules: 200, depth: 2, seed: 2), Self.brokenTwoReloads)
+    }
+    let failure = try XCTUnwrap(result.failure, "\(result)")
+    XCTAssertEqual(issues.count, 1)
+    XCTAssertTrue(issues[0].message.contains("the screen ended with book: Book 1"), issues[0].message)
+    XCTAssertTrue(issues[0].message.contains(".replay(\"\(failure.token)\")"))
+    XCTAssertTrue(failure.timeline.description.contains("loader answers request 1"))
+  }
+
+  func testTheCorrectScreenPassesEveryScheduleWithinTwoPreemptions() async {
+    let result = await explore(.exhaustive(maxPreemptions: 2)) {
+      let screen = try await exploreTwoReloads(.correct)
+      XCTAssertEqual(screen, .newest)
+    }
+    XCTAssertNil(result.failure)
+    XCTAssertTrue(result.isComplete, "\(result)")
+  }
+
+  func testTheTokenReplaysTheSameFailure() async throws {
+    let (found, _) = await collectingIssues {
+      await explore(.random(schedules: 300, seed: 11), Self.brokenTwoReloads)
+    }
+    let failure = try XCTUnwrap(found.failure)
+    for _ in 0..<20 {
+      let (replay, issues) = await collectingIssues {
+        await explore(.replay(failure.token.description), Self.brokenTwoReloads)
+      }
+      XCTAssertEqual(issues.count, 1)
+      XCTAssertEqual(replay.failure?.failures, failure.failures)
+      XCTAssertEqual(replay.failure?.timeline, failure.timeline)
+    }
+  }
+
+  func testACancelledReloadThatPublishesIsFound() async throws {
+    let (result, issues) = await collectingIssues {
+      await explore(.exhaustive(maxPreemptions: 1), cancellation: .atLockstepWaits) {
+        let (screen, cancelled) = try await exploreReloadAnsweredLate(.withoutCancellationCheck)
+        if cancelled && screen != .untouched {
+          throw ExplorationViolation("a cancelled reload published: \(screen)")
+        }
+      }
+    }
+    XCTAssertNotNil(result.failure)
+    XCTAssertEqual(issues.count, 1)
+    let correct = await explore(.exhaustive(maxPreemptions: 2), cancellation: .atLockstepWaits) {
+      let (screen, cancelled) = try await exploreReloadAnsweredLate(.correct)
+      XCTAssertEqual(screen, cancelled ? .untouched : BookScreen(book: Book(id: 1, title: "Book 1")))
+    }
+    XCTAssertNil(correct.failure)
+    XCTAssertTrue(correct.isComplete)
+  }
+}
