@@ -64,6 +64,8 @@ struct SchedulerState<Job: SchedulableJob> {
   /// the trace nor choices of an exploration.
   private var timers = Heap<TimerKey>()
   private var timerActions: [UInt64: @Sendable () -> Void] = [:]
+  /// The live timers that wake something (an auto-advancing `TestClock`), not failure bounds.
+  private var wakeTimers: Set<UInt64> = []
   private var timerSequence: UInt64 = 0
   /// Whether the shell has reported a deadlock; failure bounds may fire from then on.
   private var deadlockReported = false
@@ -160,12 +162,17 @@ struct SchedulerState<Job: SchedulableJob> {
     var entry = picker == nil ? ready.next() : pickCandidate()
     if entry == nil && !bodyFinished {
       while let timer = timers.min, timerActions[timer.id] == nil { _ = timers.popMin() }
-      // With no sleeper, only failure bounds are pending: that is a deadlock, reported before
-      // any bound fires (the report says what each task waits for).
-      if let timer = timers.min, time.nextDeadline.map({ timer.deadline < $0 }) ?? deadlockReported {
-        _ = timers.popMin()
-        time.advance(to: timer.deadline)
-        return .fire(timerActions.removeValue(forKey: timer.id)!)
+      if let timer = timers.min, time.nextDeadline.map({ timer.deadline < $0 }) ?? true {
+        // A failure bound fires only while something else could still make progress later (a
+        // sleeper, a clock to wake). Otherwise only failure bounds are pending: that is a
+        // deadlock, reported before any bound fires (the report says what each task waits for).
+        let progressLater = time.nextDeadline != nil || !wakeTimers.subtracting([timer.id]).isEmpty
+        if timer.wakes || progressLater || deadlockReported {
+          _ = timers.popMin()
+          time.advance(to: timer.deadline)
+          wakeTimers.remove(timer.id)
+          return .fire(timerActions.removeValue(forKey: timer.id)!)
+        }
       }
       entry = time.advanceToNext()
       woke = entry != nil
@@ -277,24 +284,28 @@ struct SchedulerState<Job: SchedulableJob> {
   struct TimerKey: Comparable {
     let deadline: Duration
     let id: UInt64
+    /// Whether firing it wakes sleepers (it counts as a sleeper), rather than failing a wait.
+    let wakes: Bool
     static func < (lhs: Self, rhs: Self) -> Bool { (lhs.deadline, lhs.id) < (rhs.deadline, rhs.id) }
   }
 
   /// Starts a failure bound that fires `action` after `delay` of virtual time; `nil` when the run
   /// is over (the caller uses a real-time bound instead).
-  mutating func startTimer(after delay: Duration, _ action: @escaping @Sendable () -> Void)
-    -> UInt64?
-  {
+  mutating func startTimer(
+    after delay: Duration, wakes: Bool = false, _ action: @escaping @Sendable () -> Void
+  ) -> UInt64? {
     guard phase == .running else { return nil }
     timerSequence += 1
-    timers.insert(TimerKey(deadline: time.now + max(delay, .zero), id: timerSequence))
+    timers.insert(TimerKey(deadline: time.now + max(delay, .zero), id: timerSequence, wakes: wakes))
     timerActions[timerSequence] = action
+    if wakes { wakeTimers.insert(timerSequence) }
     return timerSequence
   }
 
-  /// Removes a failure bound, returning its action if it had not fired yet.
+  /// Removes a timer, returning its action if it had not fired yet.
   mutating func removeTimer(_ id: UInt64) -> (@Sendable () -> Void)? {
-    timerActions.removeValue(forKey: id)
+    wakeTimers.remove(id)
+    return timerActions.removeValue(forKey: id)
   }
 
   /// The failure bounds still pending when the run ends, with their remaining delay.
@@ -515,6 +526,12 @@ final class DeterministicRun: @unchecked Sendable {
   {
     guard let id = state.withLock({ $0.startTimer(after: delay, action) }) else { return nil }
     return RunTimer(run: self, id: id)
+  }
+
+  /// Calls `action` on the drain thread after `delay` of virtual time, as if a task slept that
+  /// long: it counts as progress, not as a failure bound. Returns `false` when the run is over.
+  func wake(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> Bool {
+    state.withLock { $0.startTimer(after: delay, wakes: true, action) } != nil
   }
 
   /// Adds a note to the running task's step. Drain thread only.

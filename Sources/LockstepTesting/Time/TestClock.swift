@@ -138,13 +138,50 @@ public final class TestClock: Clock, Sendable, CustomStringConvertible {
   /// Internal: the `TestQueue`s on this clock keep their work here, on one timeline.
   let state = Locked(TestClockState<Waiter<Void>>())
 
-  /// Creates a clock at ``Instant/zero`` with no sleepers.
+  /// Whether a deterministic run moves this clock on its own: when no job of the run is ready,
+  /// the run advances the clock to its next sleeper's deadline, as it does with `Task.sleep`.
+  ///
+  /// ```swift
+  /// let clock = TestClock(advancesAutomatically: true)
+  /// #expect(clock.advancesAutomatically)
+  /// ```
+  public let advancesAutomatically: Bool
+
+  /// Creates a clock at ``Instant/zero`` with no sleepers; only the test moves its time.
   ///
   /// ```swift
   /// let clock = TestClock()
   /// let model = RetryingLoader(clock: clock)
   /// ```
-  public init() {}
+  public convenience init() {
+    self.init(advancesAutomatically: false)
+  }
+
+  /// Creates a clock at ``Instant/zero`` with no sleepers.
+  ///
+  /// With `advancesAutomatically: true`, a deterministic run
+  /// (``withDeterministicScheduling(seed:timeout:gracePeriod:fileID:filePath:line:column:_:)``,
+  /// the `.deterministic` trait, ``explore(_:cancellation:maxSteps:timeout:fileID:filePath:line:column:_:)``)
+  /// drives the clock like virtual time: when no job is ready, it advances the clock to the
+  /// earliest deadline of a sleeper that went to sleep inside the run, in order with the run's
+  /// other sleeps. The clock's time and the run's virtual time move together. Outside a
+  /// deterministic run, and for work of a ``TestQueue``, the clock still moves only when the test
+  /// advances it.
+  ///
+  /// ```swift
+  /// let clock = TestClock(advancesAutomatically: true)
+  /// try await withDeterministicScheduling {
+  ///   let loader = RetryingLoader(clock: clock)   // sleeps 1 s, 2 s, 4 s between attempts
+  ///   try await loader.load()                     // no advance needed
+  ///   #expect(clock.now == .zero.advanced(by: .seconds(7)))
+  /// }
+  /// ```
+  ///
+  /// - Parameter advancesAutomatically: Whether deterministic runs advance the clock on their
+  ///   own. With `false`, only the test moves time.
+  public init(advancesAutomatically: Bool) {
+    self.advancesAutomatically = advancesAutomatically
+  }
 
   /// The current time. It changes only when the test advances the clock.
   ///
@@ -219,6 +256,7 @@ public final class TestClock: Clock, Sendable, CustomStringConvertible {
         switch decision {
         case .suspended(let satisfied):
           for watcher in satisfied { watcher.resume() }
+          if self.advancesAutomatically { self.wakeInDeterministicRun(at: deadline.offset) }
           _ = noteLockstepWait(for: "the TestClock to reach \(deadline)")
         case .elapsed:
           continuation.resume()
@@ -233,6 +271,26 @@ public final class TestClock: Clock, Sendable, CustomStringConvertible {
     // sleeper is running again.
     let watchers = state.withLock { $0.returned(id) }
     for watcher in watchers { watcher.resume() }
+  }
+
+  /// Inside a deterministic run, asks the run to advance this clock to `deadline` once nothing
+  /// else is ready.
+  private func wakeInDeterministicRun(at deadline: Duration) {
+    guard let run = DrainThread.current else { return }
+    let delay = deadline - state.withLock { $0.now }
+    _ = run.wake(after: delay) { [self] in advanceAutomatically(to: deadline) }
+  }
+
+  /// Moves time to `target` if a sleeper is still due by then, and resumes the sleepers due.
+  /// Runs on the drain thread when nothing else is ready, so it does not wait for them to return.
+  private func advanceAutomatically(to target: Duration) {
+    let woken: [Waiter<Void>] = state.withLock { state in
+      guard let next = state.nextDeadline(), next <= target,
+        case .advanced(let woken) = state.advance(to: max(target, state.now))
+      else { return [] }
+      return woken.map(\.waiter)
+    }
+    for waiter in woken { waiter.resume() }
   }
 
   /// Moves time forward by `duration` and wakes every sleeper that is due.
