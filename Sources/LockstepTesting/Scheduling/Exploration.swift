@@ -24,6 +24,10 @@
 /// }
 /// ```
 ///
+/// Jobs still ready when the body returns run as part of the schedule; a task still sleeping or
+/// suspended then is not explored further — it goes on, if ever, on the normal executors. Await
+/// or cancel such tasks in the body.
+///
 /// When a schedule fails, the failure is reported once, at this call, with the failures of that
 /// schedule, its replay token and its timeline (under Swift Testing the timeline is also attached
 /// to the test); the failures of the schedules themselves are held back. Under XCTest, assertion
