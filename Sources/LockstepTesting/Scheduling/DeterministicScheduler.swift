@@ -108,6 +108,9 @@ struct SchedulerState<Job: SchedulableJob> {
   /// Whether the task has reached this run, so its jobs from other threads belong here.
   func owns(taskID: UInt64) -> Bool { numbers[taskID] != nil }
 
+  /// The runtime ids of every task that reached the run.
+  var taskIDs: [UInt64] { Array(numbers.keys) }
+
   mutating func enqueue(_ job: Job) -> Admission {
     admit(job) { state, entry in
       if state.picker == nil {
@@ -384,22 +387,37 @@ enum DrainThread {
   #endif
 }
 
-/// The runs in progress (and the quarantined ones), so that a job of one of their tasks that
-/// another thread enqueues (a continuation resumed by real I/O, for example) goes to its run.
+/// The runs in progress and the tasks of quarantined runs, so that a job of one of their tasks
+/// that another thread enqueues (a continuation resumed by real I/O, for example) goes to its run.
+///
+/// Every job enqueued outside a drain thread asks here, so the lookup stays O(1): runs in progress
+/// are at most one at a time, and quarantined runs are indexed by task id.
 enum ActiveRuns {
-  private static let runs = Locked<[DeterministicRun]>([])
+  private struct Registry {
+    var running: [DeterministicRun] = []
+    var quarantined: [UInt64: DeterministicRun] = [:]
+  }
+  private static let registry = Locked(Registry())
 
-  static func add(_ run: DeterministicRun) { runs.withLock { $0.append(run) } }
+  static func add(_ run: DeterministicRun) { registry.withLock { $0.running.append(run) } }
 
   static func remove(_ run: DeterministicRun) {
-    runs.withLock { $0.removeAll { $0 === run } }
+    registry.withLock { $0.running.removeAll { $0 === run } }
+  }
+
+  /// Keeps routing the jobs of `taskIDs` to `run`, which holds them for good.
+  static func quarantine(_ run: DeterministicRun, taskIDs: [UInt64]) {
+    registry.withLock { registry in
+      registry.running.removeAll { $0 === run }
+      for id in taskIDs { registry.quarantined[id] = run }
+    }
   }
 
   /// The run that owns the task, if any.
   static func owner(ofTask id: UInt64) -> DeterministicRun? {
-    runs.withLock { runs in
-      guard !runs.isEmpty else { return nil }
-      return runs.first { run in run.state.withLock { $0.owns(taskID: id) } }
+    registry.withLock { registry in
+      if let run = registry.quarantined[id] { return run }
+      return registry.running.first { run in run.state.withLock { $0.owns(taskID: id) } }
     }
   }
 }
@@ -618,7 +636,11 @@ final class DeterministicRun: @unchecked Sendable {
       }
     }
     if timedOut || tooManySteps || report?.quarantined == true {
-      state.withLock { $0.quarantineAll() }
+      let taskIDs = state.withLock { state in
+        state.quarantineAll()
+        return state.taskIDs
+      }
+      ActiveRuns.quarantine(self, taskIDs: taskIDs)
       onQuarantine?()
       let trace = state.withLock { $0.trace }
       if timedOut { return .timedOut(trace) }
