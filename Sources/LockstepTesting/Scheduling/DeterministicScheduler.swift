@@ -531,6 +531,11 @@ final class DeterministicRun: @unchecked Sendable {
   func noteRunningTaskNameIfDraining() {
     guard DrainThread.current === self, !runningNameChecked, let id = runningTaskID else { return }
     runningNameChecked = true
+    recordNameIfMissing(forTask: id)
+  }
+
+  /// Records the current task's name as the name of task `id`, unless the run knows it already.
+  private func recordNameIfMissing(forTask id: UInt64) {
     guard !state.withLock({ $0.hasName(forTask: id) }), let name = RuntimeHooks.currentTaskName()
     else { return }
     state.withLock { $0.recordName(name, forTask: id) }
@@ -561,9 +566,7 @@ final class DeterministicRun: @unchecked Sendable {
   /// The runtime id of the current task, after recording its name if the run lacks it.
   private func currentTaskRecordingName() -> UInt64? {
     guard let id = RuntimeHooks.currentTaskID() else { return nil }
-    if !state.withLock({ $0.hasName(forTask: id) }), let name = RuntimeHooks.currentTaskName() {
-      state.withLock { $0.recordName(name, forTask: id) }
-    }
+    recordNameIfMissing(forTask: id)
     return id
   }
 

@@ -96,8 +96,6 @@ struct ScheduleOutcome: Sendable {
   let trace: SchedulerTrace
   let record: ScheduleRecord
   let cancelAtSuspension: Int?
-  /// How many Lockstep waits (outside the body) the schedule reached.
-  let suspensions: Int
   let diverged: Bool
 
   var failed: Bool { !failures.isEmpty }
@@ -263,6 +261,6 @@ final class Explorer: @unchecked Sendable {
     mostSuspensions = max(mostSuspensions, suspensions)
     return ScheduleOutcome(
       failures: failures, trace: trace, record: record, cancelAtSuspension: cancelAt,
-      suspensions: suspensions, diverged: (picked as? GuidedPicker)?.diverged ?? false)
+      diverged: (picked as? GuidedPicker)?.diverged ?? false)
   }
 }

@@ -12,11 +12,9 @@ final class FailureCapture: Sendable {
   private let messages = Locked<[String]>([])
   let lockstepIssues = IssueCollector()
 
-  var count: Int { messages.withLock { $0.count } + lockstepIssues.issues.withLock { $0.count } }
-
   func record(_ message: String) { messages.withLock { $0.append(message) } }
 
-  /// Everything recorded since `mark` (a previous ``count``), framework failures first.
+  /// Everything recorded since `mark` (a previous ``mark``), framework failures first.
   func failures(since mark: (messages: Int, issues: Int)) -> [String] {
     let framework = messages.withLock { Array($0.dropFirst(mark.messages)) }
     let lockstep = lockstepIssues.issues.withLock { Array($0.dropFirst(mark.issues)) }

@@ -55,6 +55,23 @@ public struct Timeline: Sendable, Equatable, CustomStringConvertible {
     /// #expect(timeline.entries[0].actions.first == "started")
     /// ```
     public let actions: [String]
+    /// How the task came to run in this step, without the executor: `started`, `resumed` or
+    /// `woke from its sleep`; `actions` begins with it.
+    let arrival: String
+    /// Where the step ran; `actions[0]` names it unless it is the cooperative pool.
+    let executor: Executor
+
+    enum Executor: Equatable {
+      case pool, mainActor, actor
+
+      var suffix: String {
+        switch self {
+        case .pool: ""
+        case .mainActor: " on the main actor"
+        case .actor: " on an actor"
+        }
+      }
+    }
 
     /// `  3. "reload 2"  resumed, finished`.
     ///
@@ -95,17 +112,12 @@ public struct Timeline: Sendable, Equatable, CustomStringConvertible {
       var tasks: [Int] = step.task.map { [$0] } ?? []
       for event in events where !tasks.contains(event.task) { tasks.append(event.task) }
       for task in tasks {
-        var actions: [String] = []
-        if seen.insert(task).inserted {
-          actions.append("started")
-        } else {
-          actions.append(step.wokeFromSleep && task == step.task ? "woke from its sleep" : "resumed")
-        }
-        if task != step.task {
-          actions[0] += " on an actor"
-        } else if step.isMainActor {
-          actions[0] += " on the main actor"
-        }
+        let arrival =
+          seen.insert(task).inserted
+          ? "started" : step.wokeFromSleep && task == step.task ? "woke from its sleep" : "resumed"
+        let executor: Entry.Executor =
+          task != step.task ? .actor : step.isMainActor ? .mainActor : .pool
+        var actions = [arrival + executor.suffix]
         for event in events where event.task == task {
           switch event.kind {
           case .waits(let what): actions.append("waits for \(what)")
@@ -116,7 +128,9 @@ public struct Timeline: Sendable, Equatable, CustomStringConvertible {
           }
         }
         entries.append(
-          Entry(step: index + 1, task: task, taskName: name(task), time: step.time, actions: actions))
+          Entry(
+            step: index + 1, task: task, taskName: name(task), time: step.time, actions: actions,
+            arrival: arrival, executor: executor))
       }
     }
     self.entries = entries
@@ -146,13 +160,9 @@ public struct Timeline: Sendable, Equatable, CustomStringConvertible {
       let first = group[0]
       var actions = first.actions
       // A stretch that hops between executors names none of them.
-      if group.contains(where: { !sameExecutor($0, first) }) {
-        for suffix in [" on the main actor", " on an actor"] where actions[0].hasSuffix(suffix) {
-          actions[0].removeLast(suffix.count)
-        }
-      }
+      if group.contains(where: { $0.executor != first.executor }) { actions[0] = first.arrival }
       for entry in group.dropFirst() {
-        actions += entry.actions.filter { !$0.hasPrefix("resumed") }
+        actions += entry.arrival == "resumed" ? Array(entry.actions.dropFirst()) : entry.actions
       }
       let steps =
         group.count == 1 ? "\(first.step)." : "\(first.step)–\(group[group.count - 1].step)."
@@ -160,7 +170,7 @@ public struct Timeline: Sendable, Equatable, CustomStringConvertible {
         steps,
         Entry(
           step: first.step, task: first.task, taskName: first.taskName, time: first.time,
-          actions: actions)
+          actions: actions, arrival: first.arrival, executor: first.executor)
       )
     }
     let nameWidth = entries.map(\.taskName.count).max() ?? 0
@@ -170,14 +180,6 @@ public struct Timeline: Sendable, Equatable, CustomStringConvertible {
       String(repeating: " ", count: stepWidth - steps.count) + steps
         + entry.line(nameWidth: nameWidth, showsTime: showsTime, numbered: false)
     }.joined(separator: "\n")
-  }
-
-  private func sameExecutor(_ lhs: Entry, _ rhs: Entry) -> Bool {
-    func executor(_ entry: Entry) -> String {
-      entry.actions[0].hasSuffix(" on the main actor")
-        ? "main" : entry.actions[0].hasSuffix(" on an actor") ? "actor" : "pool"
-    }
-    return executor(lhs) == executor(rhs)
   }
 
   /// Adds a line to the timeline of the deterministic run this code runs in, on the step of the
