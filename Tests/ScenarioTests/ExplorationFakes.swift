@@ -247,17 +247,3 @@ func explorePriceFeed(_ variant: Variant) async throws -> EventRecorder<Int> {
 }
 
 // MARK: Scenario 6, work that stops when cancelled
-
-/// Starts the tracker; once it has really started (waiting for its fourth reading), stops it and
-/// waits for it to wind down. Exploration may also cancel it at its wait for the reading.
-@MainActor
-func exploreTrackerStop(_ variant: Variant) async throws -> (readings: [Int], attempts: Int) {
-  let source = GatedReadingSource(ready: 3)
-  let tasks = TestTaskFactory()
-  let tracker = ActivityTracker(source: source, tasks: tasks, variant: variant)
-  tracker.start()
-  try await source.gate.waitForArrivals(1)
-  tracker.stop()
-  try await tasks.waitUntilIdle()
-  return (tracker.readings, tracker.attempts)
-}

@@ -156,7 +156,7 @@ extension ExploredCheck {
     cancellation: .atLockstepWaits, reportMentions: "the tracker stops after the interrupted attempt",
     broken: Variant.broken, correct: .correct
   ) { variant in
-    let (readings, attempts) = try await exploreTrackerStop(variant)
+    let (readings, attempts) = try await runTrackerUntilStopped(variant)
     #expect(readings == [1, 2, 3] && attempts == 4, "the tracker stops after the interrupted attempt")
   }
 }

@@ -43,3 +43,18 @@ final class GatedReadingSource: ReadingSource {
     return served.count
   }
 }
+
+/// Scenario 6's procedure: starts the tracker; once it has really started (three readings in,
+/// waiting for the fourth), stops it and waits for it to wind down. Under exploration the tracker
+/// may also be cancelled at its wait for the reading.
+@MainActor
+func runTrackerUntilStopped(_ variant: Variant) async throws -> (readings: [Int], attempts: Int) {
+  let source = GatedReadingSource(ready: 3)
+  let tasks = TestTaskFactory()
+  let tracker = ActivityTracker(source: source, tasks: tasks, variant: variant)
+  tracker.start()
+  try await source.gate.waitForArrivals(1)  // it has really started
+  tracker.stop()
+  try await tasks.waitUntilIdle()  // it has wound down
+  return (tracker.readings, tracker.attempts)
+}

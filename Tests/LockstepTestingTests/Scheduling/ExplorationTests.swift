@@ -11,7 +11,7 @@ private actor Store {
 private func racyIncrement(_ store: Store) async {
   let read = await store.read()
   Timeline.note("read \(read)")
-  await Task.yield()
+  await Task.yield()  // allowed: a choice point for the explored schedules, not a guess
   await store.write(read + 1)
   Timeline.note("wrote \(read + 1)")
 }
