@@ -245,5 +245,3 @@ func explorePriceFeed(_ variant: Variant) async throws -> EventRecorder<Int> {
   try await tasks.waitUntilIdle()
   return prices
 }
-
-// MARK: Scenario 6, work that stops when cancelled
