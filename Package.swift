@@ -1,10 +1,20 @@
 // swift-tools-version:6.2
 import PackageDescription
 
-let strict: [SwiftSetting] = [
-  .enableUpcomingFeature("ExistentialAny"),
-  .enableUpcomingFeature("InternalImportsByDefault"),
+/// Apple platform releases, named once: `@available(LockstepTaskNames, *)` and
+/// `#available(LockstepCustomExecutors, *)` in the sources.
+let availability = [
+  // `Task(name:)` and `Task.name`.
+  "LockstepTaskNames:macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0",
+  // The custom executor factory and `SchedulingExecutor` the deterministic scheduler installs.
+  "LockstepCustomExecutors:macOS 26.4, iOS 26.4, tvOS 26.4, watchOS 26.4, visionOS 26.4",
 ]
+
+let strict: [SwiftSetting] =
+  [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+  ] + availability.map { .enableExperimentalFeature("AvailabilityMacro=\($0)") }
 
 let package = Package(
   name: "Lockstep",

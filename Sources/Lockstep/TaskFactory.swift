@@ -150,7 +150,7 @@ public struct LiveTaskFactory: TaskFactory {
     name: String?, priority: TaskPriority?, site: CallSite,
     operation: sending @escaping @isolated(any) () async -> Success
   ) -> Task<Success, Never> {
-    if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
+    if #available(LockstepTaskNames , *) {
       return Task(name: name, priority: priority, operation: operation)
     }
     return Task(priority: priority, operation: operation)
@@ -167,7 +167,7 @@ public struct LiveTaskFactory: TaskFactory {
     name: String?, priority: TaskPriority?, site: CallSite,
     operation: sending @escaping @isolated(any) () async throws -> Success
   ) -> Task<Success, any Error> {
-    if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
+    if #available(LockstepTaskNames , *) {
       return Task(name: name, priority: priority, operation: operation)
     }
     return Task(priority: priority, operation: operation)

@@ -154,18 +154,15 @@ public final class TestTaskFactory: TaskFactory, Sendable {
   ) async throws {
     let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     let registry = self.registry
-    try await suspend(
-      awaiting: "every task of the TestTaskFactory to finish",
+    try await lockstepWait(
+      for: "every task of the TestTaskFactory to finish",
       timeout: timeout,
+      site: site,
       arrive: { id, waiter in
         registry.withLock { $0.arriveIdleWaiter(id, waiter) }
       },
       depart: { id in registry.withLock { $0.departIdleWaiter(id) } },
-      timeoutError: {
-        WaitTimeoutError(
-          awaited: "every task of the TestTaskFactory to finish", timeout: timeout, site: site,
-          pending: registry.withLock { $0.unfinishedDescriptions })
-      })
+      pending: { registry.withLock { $0.unfinishedDescriptions } })
   }
 
   /// Registers a task and creates it in one critical section, so that its handle is stored before
@@ -185,15 +182,8 @@ public final class TestTaskFactory: TaskFactory, Sendable {
 
 // MARK: - Creating the underlying tasks
 
-/// A task handle of any result type, stored without allocating (a `Task` is one reference).
-protocol CancellableTask: Sendable {
-  func cancel()
-}
-
-extension Task: CancellableTask {}
-
 private func finish(_ slot: Int, in registry: Locked<TestTaskFactory.Registry>) {
-  noteTaskFinished()
+  CurrentRun.noteFinished()
   let waiters = registry.withLock { $0.finish(slot) }
   for waiter in waiters { waiter.resume() }
 }
@@ -217,7 +207,7 @@ private func spawn<Success: Sendable>(
   name: String?, priority: TaskPriority?,
   operation: @escaping @Sendable @isolated(any) () async -> Success
 ) -> Task<Success, Never> {
-  if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
+  if #available(LockstepTaskNames , *) {
     return Task(name: name, priority: priority, operation: operation)
   }
   return Task(priority: priority, operation: operation)
@@ -227,7 +217,7 @@ private func spawnThrowing<Success: Sendable>(
   name: String?, priority: TaskPriority?,
   operation: @escaping @Sendable @isolated(any) () async throws -> Success
 ) -> Task<Success, any Error> {
-  if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
+  if #available(LockstepTaskNames , *) {
     return Task(name: name, priority: priority, operation: operation)
   }
   return Task(priority: priority, operation: operation)

@@ -195,8 +195,7 @@ public struct Timeline: Sendable, Equatable, CustomStringConvertible {
   /// }
   /// ```
   public static func note(_ message: @autoclosure () -> String) {
-    guard let run = DrainThread.current else { return }
-    run.note(message())
+    CurrentRun.note(message())
   }
 
   static func format(_ duration: Duration) -> String {

@@ -1,27 +1,3 @@
-import Foundation
-
-/// The value a deterministic run's body returned, with the trace of the run.
-///
-/// ```swift
-/// let outcome = try await runDeterministically(seed: 42) { await model.refresh() }
-/// print(outcome.trace.taskOrder)
-/// ```
-public struct DeterministicOutcome<Value: Sendable>: Sendable {
-  /// What the body returned.
-  ///
-  /// ```swift
-  /// let outcome = try await runDeterministically { 6 * 7 }
-  /// #expect(outcome.value == 42)
-  /// ```
-  public let value: Value
-  /// Every job the scheduler executed, in order.
-  ///
-  /// ```swift
-  /// print(outcome.trace.taskOrder)
-  /// ```
-  public let trace: SchedulerTrace
-}
-
 /// Runs `body`, and every job it causes, one job at a time on one thread, in an order chosen by
 /// `seed`, with `Task.sleep` and clock sleeps in virtual time.
 ///
@@ -109,15 +85,13 @@ func runDeterministically<Result: Sendable>(
   onQuarantine: (@Sendable () -> Void)?,
   _ body: @escaping @Sendable () async throws -> Result
 ) async throws -> DeterministicOutcome<Result> {
-  try checkCanStartRun()
-  await RunSerializer.shared.acquire()
-  defer { RunSerializer.shared.release() }
-  let run = DeterministicRun(seed: seed, timeout: timeout, gracePeriod: gracePeriod, site: site)
-  run.onQuarantine = onQuarantine
-  let result = Locked<Swift.Result<Result, any Error>?>(nil)
-  startBody(body, in: run, storingInto: result)
-  let drained = await DrainWorker.shared.drain(run)
-  return try outcome(of: drained, result: result.value, run: run).get()
+  try await RunLifecycle.exclusively {
+    let run = DeterministicRun(
+      order: seed.map { .seeded($0) } ?? .fifo, timeout: timeout, gracePeriod: gracePeriod,
+      site: site)
+    run.onQuarantine = onQuarantine
+    return try await run.perform(body).outcome.get()
+  }
 }
 
 /// The blocking form of
@@ -140,115 +114,10 @@ public func withDeterministicSchedulingBlocking<Result: Sendable>(
   _ body: @escaping @Sendable () async throws -> Result
 ) throws -> DeterministicOutcome<Result> {
   let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-  try checkCanStartRun()
-  RunSerializer.shared.acquireBlocking()
-  defer { RunSerializer.shared.release() }
-  let run = DeterministicRun(seed: seed, timeout: timeout, gracePeriod: gracePeriod, site: site)
-  let result = Locked<Swift.Result<Result, any Error>?>(nil)
-  startBody(body, in: run, storingInto: result)
-  return try outcome(of: run.drain(), result: result.value, run: run).get()
-}
-
-func checkCanStartRun() throws {
-  try RuntimeHooks.install()
-  if DrainThread.current != nil {
-    throw DeterministicSchedulingUnavailable(
-      reason: "a deterministic run cannot start inside another deterministic run")
-  }
-}
-
-/// Creates the body's task so that its first job lands in the run. `Task {}` copies the caller's
-/// task-local values (the running test, Lockstep's issue collector).
-func startBody<Result: Sendable>(
-  _ body: @escaping @Sendable () async throws -> Result, in run: DeterministicRun,
-  storingInto result: Locked<Swift.Result<Result, any Error>?>
-) {
-  let task = DrainThread.with(run) {
-    Task {
-      let value: Swift.Result<Result, any Error>
-      do { value = .success(try await body()) } catch { value = .failure(error) }
-      result.withLock { $0 = value }
-      noteTaskFinished()
-      run.markBodyFinished()
-    }
-  }
-  run.cancelBody = { task.cancel() }
-}
-
-private func outcome<Result: Sendable>(
-  of drained: DrainOutcome, result: Swift.Result<Result, any Error>?, run: DeterministicRun
-) -> Swift.Result<DeterministicOutcome<Result>, any Error> {
-  switch drained {
-  case .deadlock(let report):
-    return .failure(report)
-  case .tooManySteps(let trace):
-    return .failure(
-      DeterministicSchedulingUnavailable(
-        reason: "the run stopped after \(trace.steps.count) jobs without its body finishing"))
-  case .timedOut(let trace):
-    return .failure(
-      WaitTimeoutError(
-        awaited: "the deterministic run's body to finish", timeout: run.timeout, site: run.site,
-        pending: [
-          "\(trace.steps.count) jobs ran; the body was still running (a loop that never "
-            + "stops, or waits for outside jobs that never came); its jobs are quarantined"
-        ]))
-  case .finished(let trace):
-    guard let result else {
-      return .failure(
-        DeterministicSchedulingUnavailable(reason: "the run finished without its body finishing"))
-    }
-    return result.map { DeterministicOutcome(value: $0, trace: trace) }
-  }
-}
-
-/// Lets one deterministic run proceed at a time in the process, so that main-actor work of two
-/// runs never overlaps. First come, first served.
-final class RunSerializer: Sendable {
-  static let shared = RunSerializer()
-
-  private struct State {
-    var held = false
-    var waiters: [@Sendable () -> Void] = []
-  }
-  private let state = Locked(State())
-
-  func acquire() async {
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      let acquired = state.withLock { state in
-        if !state.held {
-          state.held = true
-          return true
-        }
-        state.waiters.append { continuation.resume() }
-        return false
-      }
-      if acquired { continuation.resume() }
-    }
-  }
-
-  func acquireBlocking() {
-    let semaphore = DispatchSemaphore(value: 0)
-    let acquired = state.withLock { state in
-      if !state.held {
-        state.held = true
-        return true
-      }
-      state.waiters.append { semaphore.signal() }
-      return false
-    }
-    if !acquired { semaphore.wait() }
-  }
-
-  /// Passes the lock to the next waiter, or frees it.
-  func release() {
-    let next: (@Sendable () -> Void)? = state.withLock { state in
-      guard !state.waiters.isEmpty else {
-        state.held = false
-        return nil
-      }
-      return state.waiters.removeFirst()
-    }
-    next?()
+  return try RunLifecycle.exclusivelyBlocking {
+    let run = DeterministicRun(
+      order: seed.map { .seeded($0) } ?? .fifo, timeout: timeout, gracePeriod: gracePeriod,
+      site: site)
+    return try run.performBlocking(body).outcome.get()
   }
 }

@@ -100,19 +100,16 @@ public final class Barrier: Sendable, CustomStringConvertible {
     let state = self.state
     let description = "Barrier(\"\(name)\") to collect \(parties) parties"
     let parties = self.parties
-    try await suspend(
-      awaiting: description,
+    try await lockstepWait(
+      for: description,
       timeout: timeout,
+      site: site,
       arrive: { id, waiter in
         let (suspends, released) = state.withLock { $0.arrive(id, waiter) }
         for party in released { party.resume() }
         return suspends
       },
       depart: { id in state.withLock { $0.depart(id) } },
-      timeoutError: {
-        WaitTimeoutError(
-          awaited: description, timeout: timeout, site: site,
-          pending: ["\(state.withLock { $0.waitingCount }) of \(parties) arrived"])
-      })
+      pending: { ["\(state.withLock { $0.waitingCount }) of \(parties) arrived"] })
   }
 }

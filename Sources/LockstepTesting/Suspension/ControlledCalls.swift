@@ -170,7 +170,7 @@ public final class ControlledCalls<Argument: Sendable, Output: Sendable>: Sendab
           waiter.resume(with: outcome)
         } else {
           // Exploration may cancel the caller here; this fake ignores it, as configured.
-          _ = noteLockstepWait(for: "call \(id) of \"\(name)\" to complete")
+          _ = CurrentRun.noteWait(for: "call \(id) of \"\(name)\" to complete")
         }
       }
     case .throwsCancellationError:
@@ -182,7 +182,7 @@ public final class ControlledCalls<Argument: Sendable, Output: Sendable>: Sendab
             waiter.resume(with: outcome)
           } else {
             // An injected cancellation runs `onCancel` at once, which ends the call.
-            _ = noteLockstepWait(for: "call \(id) of \"\(name)\" to complete")
+            _ = CurrentRun.noteWait(for: "call \(id) of \"\(name)\" to complete")
           }
         }
       } onCancel: {
@@ -296,18 +296,15 @@ public final class ControlledCalls<Argument: Sendable, Output: Sendable>: Sendab
   ) async throws {
     let state = self.state
     let name = self.name
-    try await suspend(
-      awaiting: awaited,
+    try await lockstepWait(
+      for: awaited,
       timeout: timeout,
+      site: site,
       arrive: { id, waiter in
         state.withLock { $0.watch(id, target: target, waiter) }
       },
       depart: { id in state.withLock { $0.departWatcher(id) } },
-      timeoutError: {
-        WaitTimeoutError(
-          awaited: awaited, timeout: timeout, site: site,
-          pending: state.withLock { Self.arrivedDescriptions($0, name: name) })
-      })
+      pending: { state.withLock { Self.arrivedDescriptions($0, name: name) } })
   }
 
   private static func arrivedDescriptions(_ state: State, name: String) -> [String] {

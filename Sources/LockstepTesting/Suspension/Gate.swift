@@ -97,20 +97,17 @@ public final class Gate: Sendable, CustomStringConvertible {
     let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     let state = self.state
     let name = self.name
-    try await suspend(
-      awaiting: "Gate(\"\(name)\") to open",
+    try await lockstepWait(
+      for: "Gate(\"\(name)\") to open",
       timeout: timeout,
+      site: site,
       arrive: { id, waiter in
         let (suspends, satisfied) = state.withLock { $0.arrive(id, waiter) }
         for watcher in satisfied { watcher.resume() }
         return suspends
       },
       depart: { id in state.withLock { $0.departPasser(id) } },
-      timeoutError: {
-        WaitTimeoutError(
-          awaited: "Gate(\"\(name)\") to open", timeout: timeout, site: site,
-          pending: ["nobody opened the gate; \(state.withLock { $0.waiterCount }) waiting"])
-      })
+      pending: { ["nobody opened the gate; \(state.withLock { $0.waiterCount }) waiting"] })
   }
 
   /// Opens the gate, resuming every waiter in arrival order. Opening an open gate does nothing.
@@ -142,18 +139,17 @@ public final class Gate: Sendable, CustomStringConvertible {
     let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     let state = self.state
     let name = self.name
-    try await suspend(
-      awaiting: "\(count) arrival(s) at Gate(\"\(name)\")",
+    try await lockstepWait(
+      for: "\(count) arrival(s) at Gate(\"\(name)\")",
       timeout: timeout,
+      site: site,
       arrive: { id, waiter in
         state.withLock { $0.watchArrivals(id, target: count, waiter) }
       },
       depart: { id in state.withLock { $0.departWatcher(id) } },
-      timeoutError: {
+      pending: {
         let arrived = state.withLock { $0.arrivals }
-        return WaitTimeoutError(
-          awaited: "\(count) arrival(s) at Gate(\"\(name)\")", timeout: timeout, site: site,
-          pending: ["\(arrived) of \(count) arrived"])
+        return ["\(arrived) of \(count) arrived"]
       })
   }
 }

@@ -112,20 +112,17 @@ public final class KeyedGates<Key: Hashable & Sendable>: Sendable, CustomStringC
     let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     let state = self.state
     let name = self.name
-    try await suspend(
-      awaiting: "key \(String(reflecting: key)) of KeyedGates(\"\(name)\") to open",
+    try await lockstepWait(
+      for: "key \(String(reflecting: key)) of KeyedGates(\"\(name)\") to open",
       timeout: timeout,
+      site: site,
       arrive: { id, waiter in
         let (suspends, satisfied) = state.withLock { $0.arrive(id, key: key, waiter) }
         for watcher in satisfied { watcher.resume() }
         return suspends
       },
       depart: { id in state.withLock { $0.depart(id, key: key) } },
-      timeoutError: {
-        WaitTimeoutError(
-          awaited: "key \(String(reflecting: key)) of KeyedGates(\"\(name)\") to open", timeout: timeout,
-          site: site, pending: ["nobody opened \(String(reflecting: key))"])
-      })
+      pending: { ["nobody opened \(String(reflecting: key))"] })
   }
 
   /// Opens the gate of `key`, resuming its waiters in arrival order; later requests for `key`
@@ -181,22 +178,21 @@ public final class KeyedGates<Key: Hashable & Sendable>: Sendable, CustomStringC
     site: CallSite
   ) async throws {
     let state = self.state
-    try await suspend(
-      awaiting: awaited,
+    try await lockstepWait(
+      for: awaited,
       timeout: timeout,
+      site: site,
       arrive: { id, waiter in
         state.withLock { $0.watch(id, target: target, waiter) }
       },
       depart: { id in state.withLock { $0.departWatcher(id) } },
-      timeoutError: {
+      pending: {
         let keys = state.withLock { $0.requestedKeys }
-        return WaitTimeoutError(
-          awaited: awaited, timeout: timeout, site: site,
-          pending: [
-            keys.isEmpty
-              ? "no key was requested"
-              : "requested so far: " + keys.map { String(reflecting: $0) }.joined(separator: ", ")
-          ])
+        return [
+          keys.isEmpty
+            ? "no key was requested"
+            : "requested so far: " + keys.map { String(reflecting: $0) }.joined(separator: ", ")
+        ]
       })
   }
 }

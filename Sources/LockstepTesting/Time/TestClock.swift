@@ -257,7 +257,7 @@ public final class TestClock: Clock, Sendable, CustomStringConvertible {
         case .suspended(let satisfied):
           for watcher in satisfied { watcher.resume() }
           if self.advancesAutomatically { self.wakeInDeterministicRun(at: deadline.offset) }
-          _ = noteLockstepWait(for: "the TestClock to reach \(deadline)")
+          _ = CurrentRun.noteWait(for: "the TestClock to reach \(deadline)")
         case .elapsed:
           continuation.resume()
         case .cancelled:
@@ -276,9 +276,9 @@ public final class TestClock: Clock, Sendable, CustomStringConvertible {
   /// Inside a deterministic run, asks the run to advance this clock to `deadline` once nothing
   /// else is ready.
   private func wakeInDeterministicRun(at deadline: Duration) {
-    guard let run = DrainThread.current else { return }
+    guard CurrentRun.isActive else { return }
     let delay = deadline - state.withLock { $0.now }
-    _ = run.wake(after: delay) { [self] in advanceAutomatically(to: deadline) }
+    _ = CurrentRun.wake(after: delay) { [self] in advanceAutomatically(to: deadline) }
   }
 
   /// Moves time to `target` if a sleeper is still due by then, and resumes the sleepers due.
@@ -411,16 +411,13 @@ public final class TestClock: Clock, Sendable, CustomStringConvertible {
   ) async throws {
     let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     let state = self.state
-    try await suspend(
-      awaiting: "\(count) sleeper(s) on the TestClock",
+    try await lockstepWait(
+      for: "\(count) sleeper(s) on the TestClock",
       timeout: timeout,
+      site: site,
       arrive: { id, waiter in state.withLock { $0.watchSleepers(id, target: count, waiter) } },
       depart: { id in state.withLock { $0.departCountWatcher(id) } },
-      timeoutError: { [self] in
-        WaitTimeoutError(
-          awaited: "\(count) sleeper(s) on the TestClock", timeout: timeout, site: site,
-          pending: ["\(sleeperCount) of \(count) sleeping; \(self)"])
-      })
+      pending: { [self] in ["\(sleeperCount) of \(count) sleeping; \(self)"] })
   }
 
   // MARK: - The timeline
@@ -520,15 +517,12 @@ public final class TestClock: Clock, Sendable, CustomStringConvertible {
     async throws
   {
     let state = self.state
-    try await suspend(
-      awaiting: "a woken sleeper to return from TestClock.sleep",
+    try await lockstepWait(
+      for: "a woken sleeper to return from TestClock.sleep",
       timeout: timeout,
+      site: site,
       arrive: { id, waiter in state.withLock { $0.watchReturn(id, of: sleeper, waiter) } },
       depart: { id in state.withLock { $0.departReturnWatcher(id) } },
-      timeoutError: {
-        WaitTimeoutError(
-          awaited: "a woken sleeper to return from TestClock.sleep", timeout: timeout, site: site,
-          pending: ["sleeper \(sleeper)"])
-      })
+      pending: { ["sleeper \(sleeper)"] })
   }
 }

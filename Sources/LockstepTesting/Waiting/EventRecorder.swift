@@ -79,18 +79,15 @@ public final class EventRecorder<Value: Sendable>: Sendable, CustomStringConvert
     let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     let state = self.state
     let name = self.name
-    try await suspend(
-      awaiting: "\(count) event(s) of \"\(name)\"",
+    try await lockstepWait(
+      for: "\(count) event(s) of \"\(name)\"",
       timeout: timeout,
+      site: site,
       arrive: { id, waiter in
         state.withLock { $0.watch(id, target: count, waiter) }
       },
       depart: { id in state.withLock { $0.depart(id) } },
-      timeoutError: {
-        WaitTimeoutError(
-          awaited: "\(count) event(s) of \"\(name)\"", timeout: timeout, site: site,
-          pending: ["expected \(count), got \(state.withLock { $0.values.count })"])
-      })
+      pending: { ["expected \(count), got \(state.withLock { $0.values.count })"] })
   }
 
   /// Checks that exactly `expected` events were recorded, reporting a failure with the expected

@@ -55,17 +55,14 @@ nonisolated(nonsending) public func withCallback<Value: Sendable>(
     }
   }
   try await start(done)
-  try await suspend(
-    awaiting: "the callback \"\(description)\"",
+  try await lockstepWait(
+    for: "the callback \"\(description)\"",
     timeout: timeout,
+    site: site,
     arrive: { _, waiter in state.withLock { $0.wait(waiter) } },
     depart: { _ in state.withLock { $0.depart() } },
-    timeoutError: {
-      WaitTimeoutError(
-        awaited: "the callback \"\(description)\"", timeout: timeout, site: site,
-        pending: ["the callback was never called"])
-    })
-  // `suspend` returns only after the first call stored a value; never crash if that changes.
+    pending: { ["the callback was never called"] })
+  // `lockstepWait` returns only after the first call stored a value; never crash if that changes.
   guard let value = state.withLock({ $0.value }) else { throw CancellationError() }
   return value
 }

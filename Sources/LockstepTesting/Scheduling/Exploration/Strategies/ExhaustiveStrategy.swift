@@ -37,3 +37,40 @@ enum ExhaustiveSearch {
     return [first] + point.tasks.indices.filter { $0 != first }
   }
 }
+
+/// ``ExplorationStrategy/exhaustive(maxPreemptions:limit:)``: every schedule within the
+/// preemption bound, depth-first (``ExhaustiveSearch``); with cancellation injected, the same
+/// search again with a cancellation at each Lockstep wait in turn.
+struct ExhaustiveStrategy: ScheduleStrategy {
+  let maxPreemptions: Int
+  let limit: Int
+  let injectsCancellation: Bool
+  /// The plan of the next schedule; `nil` once the current search is exhausted.
+  private var plan: [Int?]? = []
+  private var cancelAt: Int?
+  private var count = 0
+  private var mostWaits = 0
+
+  init(maxPreemptions: Int, limit: Int, injectsCancellation: Bool) {
+    self.maxPreemptions = maxPreemptions
+    self.limit = limit
+    self.injectsCancellation = injectsCancellation
+  }
+
+  mutating func next(after previous: ScheduleReport?) -> StrategyStep {
+    if let previous {
+      mostWaits = max(mostWaits, previous.waits)
+      plan = ExhaustiveSearch.nextPlan(after: previous.record, maxPreemptions: maxPreemptions)
+    }
+    if plan == nil {
+      // Then the same search with a cancellation at each Lockstep wait in turn.
+      let nextWait = cancelAt.map { $0 + 1 } ?? 0
+      guard injectsCancellation, nextWait < mostWaits else { return .done(complete: true) }
+      cancelAt = nextWait
+      plan = []
+    }
+    guard count < limit, let plan else { return .done(complete: false) }
+    count += 1
+    return .run(PlannedSchedule(picker: GuidedPicker(plan: plan), cancelAtWait: cancelAt))
+  }
+}

@@ -9,16 +9,16 @@ struct ReplayTokenTests {
   ])
   func aTokenReadsBackAsTheSameChoices(_ choices: [Int]) throws {
     for cancel in [nil, 0, 7, 1_000] as [Int?] {
-      let token = ReplayToken(choices: choices, cancelAtSuspension: cancel)
+      let token = ReplayToken(choices: choices, cancelAtWait: cancel)
       let read = try #require(ReplayToken(token.description))
       #expect(read == token)
       #expect(read.choices == choices)
-      #expect(read.cancelAtSuspension == cancel)
+      #expect(read.cancelAtWait == cancel)
     }
   }
 
   @Test func smallChoicesPackIntoAShortToken() {
-    let token = ReplayToken(choices: Array(repeating: 1, count: 100), cancelAtSuspension: nil)
+    let token = ReplayToken(choices: Array(repeating: 1, count: 100), cancelAtWait: nil)
     #expect(token.description.count < 45)
     #expect(token.description.hasPrefix("L1."))
   }

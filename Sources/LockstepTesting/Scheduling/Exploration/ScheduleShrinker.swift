@@ -7,16 +7,23 @@
 /// when the schedule still fails and is simpler. It stops when no single change helps or after a
 /// budget of runs.
 struct ScheduleShrinker {
-  let explorer: Explorer
-  let capture: FailureCapture
+  /// The most schedules it runs.
   var budget = 200
+  /// Runs one schedule: the choices to follow (`nil`: the default choice; after the plan, default
+  /// choices) and the Lockstep wait at which to cancel, if any.
+  let run: (_ plan: [Int?], _ cancelAtWait: Int?) async -> ScheduleOutcome
+
+  init(budget: Int = 200, run: @escaping (_ plan: [Int?], _ cancelAtWait: Int?) async -> ScheduleOutcome) {
+    self.budget = budget
+    self.run = run
+  }
 
   func shrink(_ found: ScheduleOutcome) async -> ScheduleOutcome {
     var best = found
     var runs = 0
-    if best.cancelAtSuspension != nil {
+    if best.cancelAtWait != nil {
       let plan = best.record.choices.map { Optional($0) }
-      let without = await explorer.runSchedule(GuidedPicker(plan: plan), cancelAt: nil, capture)
+      let without = await run(plan, nil)
       runs += 1
       if without.failed { best = without }
     }
@@ -30,8 +37,7 @@ struct ScheduleShrinker {
         let plans = [Array(keep[..<index]) + [nil], Array(keep[..<index]) + [nil] + keep[(index + 1)...]]
         for plan in plans {
           guard runs < budget else { break search }
-          let candidate = await explorer.runSchedule(
-            GuidedPicker(plan: plan), cancelAt: best.cancelAtSuspension, capture)
+          let candidate = await run(plan, best.cancelAtWait)
           runs += 1
           if candidate.failed && candidate.complexity < best.complexity {
             best = candidate

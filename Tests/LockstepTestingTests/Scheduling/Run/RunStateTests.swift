@@ -12,7 +12,7 @@ private struct FakeJob: SchedulableJob, Equatable {
 }
 
 @Suite(.timeLimit(.minutes(1)))
-struct SchedulerStateTests {
+struct RunStateTests {
   @Test func fifoQueueKeepsArrivalOrder() {
     var queue = ReadyQueue<Int>(seed: nil)
     for value in 0..<3000 { queue.append(value) }
@@ -82,7 +82,7 @@ struct SchedulerStateTests {
   }
 
   @Test func stateRunsReadyJobsThenSleepersThenReportsStuck() {
-    var state = SchedulerState<FakeJob>(seed: nil)
+    var state = RunState<FakeJob>(order: .fifo)
     #expect(state.enqueue(FakeJob(10)) == .accepted(wake: false))
     #expect(state.schedule(FakeJob(11), after: .seconds(5)) == .accepted(wake: false))
     #expect(state.enqueue(FakeJob(nil, main: true)) == .accepted(wake: false))
@@ -120,21 +120,21 @@ struct SchedulerStateTests {
   }
 
   @Test func afterTheBodyFinishesTimeNoLongerAdvances() {
-    var state = SchedulerState<FakeJob>(seed: nil)
+    var state = RunState<FakeJob>(order: .fifo)
     _ = state.schedule(FakeJob(1), after: .seconds(1))
     state.markBodyFinished()
     guard case .finished = state.next() else {
       Issue.record("expected finished")
       return
     }
-    let leftovers = state.finish()
+    let leftovers = state.finish().jobs
     #expect(leftovers.count == 1)
     #expect(leftovers.first?.remaining == .seconds(1))
     #expect(state.enqueue(FakeJob(1)) == .forward)
   }
 
   @Test func aQuarantinedRunKeepsLateJobs() {
-    var state = SchedulerState<FakeJob>(seed: nil)
+    var state = RunState<FakeJob>(order: .fifo)
     _ = state.enqueue(FakeJob(1))
     state.quarantineAll()
     #expect(state.enqueue(FakeJob(2)) == .quarantined)
@@ -142,7 +142,7 @@ struct SchedulerStateTests {
   }
 
   @Test func deadlockDescriptionsNameTheBodyAndTheTasks() {
-    var state = SchedulerState<FakeJob>(seed: nil)
+    var state = RunState<FakeJob>(order: .fifo)
     _ = state.enqueue(FakeJob(7))
     _ = state.enqueue(FakeJob(8))
     _ = state.next()

@@ -1,4 +1,5 @@
-// The only file of Lockstep that touches runtime symbols and experimental executor SPI.
+// Runtime/ is the only code of Lockstep that touches runtime symbols, executors, threads and
+// experimental executor SPI; this file holds the runtime entry points the rest of it uses.
 //
 // How the deterministic scheduler plugs into the Swift runtime (Swift 6.3):
 // - `_createExecutors(factory:)` replaces the process's default (global) executor and main
@@ -40,7 +41,7 @@ enum RuntimeHooks {
       return "this platform has no thread-local storage the scheduler can use"
     }
     #if compiler(>=6.3)
-      if #available(macOS 26.4, iOS 26.4, tvOS 26.4, watchOS 26.4, visionOS 26.4, *) {
+      if #available(LockstepCustomExecutors , *) {
         _ = Installed.defaultExecutor
         _ = Installed.mainExecutor
         _createExecutors(factory: LockstepExecutorFactory.self)
@@ -56,7 +57,7 @@ enum RuntimeHooks {
   /// Runs one job of a run on the current (drain) thread.
   static func run(_ job: ScheduledJob) {
     #if compiler(>=6.3)
-      if #available(macOS 26.4, iOS 26.4, tvOS 26.4, watchOS 26.4, visionOS 26.4, *) {
+      if #available(LockstepCustomExecutors , *) {
         let taskExecutor = Installed.defaultExecutor.asUnownedTaskExecutor()
         if job.isMainActor {
           ExecutorJob(job.job).runSynchronously(
@@ -75,7 +76,7 @@ enum RuntimeHooks {
   /// `delay` of real time.
   static func forward(_ job: ScheduledJob, after delay: Duration) {
     #if compiler(>=6.3)
-      if #available(macOS 26.4, iOS 26.4, tvOS 26.4, watchOS 26.4, visionOS 26.4, *) {
+      if #available(LockstepCustomExecutors , *) {
         if job.isMainActor {
           Installed.mainExecutor.platform.enqueue(ExecutorJob(job.job))
         } else {
@@ -140,7 +141,7 @@ enum RuntimeHooks {
 
   /// The name of the task running on this thread, if it has one.
   static func currentTaskName() -> String? {
-    if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
+    if #available(LockstepTaskNames , *) {
       return Task.name
     }
     return nil
@@ -152,138 +153,5 @@ private func runtimeRetainCount(_ object: UnsafeMutableRawPointer) -> Int
 
 #if compiler(>=6.3)
   @_silgen_name("swift_task_getJobTaskId")
-  private func runtimeJobTaskID(_ job: UnownedJob) -> UInt64
-
-  @available(macOS 26.4, iOS 26.4, tvOS 26.4, watchOS 26.4, visionOS 26.4, *)
-  private func scheduledJob(_ job: UnownedJob, isMainActor: Bool) -> ScheduledJob {
-    let isTask = ExecutorJob(job).kind.rawValue == ExecutorJob.Kind.task.rawValue
-    return ScheduledJob(
-      job: job, isMainActor: isMainActor, taskID: isTask ? runtimeJobTaskID(job) : nil)
-  }
-
-  /// The delay from now until `instant` on `clock`, rounded up to a 100 µs grid: the runtime hands
-  /// over a deadline computed from the real clock a few microseconds earlier (3 µs measured in
-  /// debug builds), and rounding makes `sleep(for: .milliseconds(80))` exactly 80 ms of virtual
-  /// time, so that the order of sleepers does not depend on real-time jitter.
-  @available(macOS 26.4, iOS 26.4, tvOS 26.4, watchOS 26.4, visionOS 26.4, *)
-  private func delay<C: Clock>(until instant: C.Instant, clock: C) -> Duration {
-    let raw: Duration
-    if let instant = instant as? ContinuousClock.Instant {
-      raw = ContinuousClock.now.duration(to: instant)
-    } else if let instant = instant as? SuspendingClock.Instant {
-      raw = SuspendingClock.now.duration(to: instant)
-    } else if let duration = clock.now.duration(to: instant) as? Duration {
-      raw = duration
-    } else {
-      raw = .zero
-    }
-    return roundedUpToGrid(raw)
-  }
-
-  private func roundedUpToGrid(_ duration: Duration) -> Duration {
-    guard duration > .zero else { return .zero }
-    let (seconds, attoseconds) = duration.components
-    let grid: Int64 = 100_000_000_000_000  // 100 µs in attoseconds
-    let roundedAtto = (attoseconds + grid - 1) / grid * grid
-    return .seconds(seconds) + .nanoseconds(roundedAtto / 1_000_000_000)
-  }
-
-  @available(macOS 26.4, iOS 26.4, tvOS 26.4, watchOS 26.4, visionOS 26.4, *)
-  private enum Installed {
-    static let defaultExecutor = LockstepDefaultExecutor(platform: Task.defaultExecutor)
-    static let mainExecutor = LockstepMainExecutor(platform: MainActor.executor)
-  }
-
-  @available(macOS 26.4, iOS 26.4, tvOS 26.4, watchOS 26.4, visionOS 26.4, *)
-  private struct LockstepExecutorFactory: ExecutorFactory {
-    static var mainExecutor: any MainExecutor { Installed.mainExecutor }
-    static var defaultExecutor: any TaskExecutor { Installed.defaultExecutor }
-  }
-
-  /// The process's default executor while Lockstep is installed, and the task executor the drain
-  /// loop runs jobs on.
-  @available(macOS 26.4, iOS 26.4, tvOS 26.4, watchOS 26.4, visionOS 26.4, *)
-  private final class LockstepDefaultExecutor: TaskExecutor, SchedulingExecutor,
-    @unchecked Sendable
-  {
-    let platform: any TaskExecutor
-
-    init(platform: any TaskExecutor) { self.platform = platform }
-
-    func enqueue(_ job: consuming ExecutorJob) {
-      let job = UnownedJob(job)
-      let scheduled = scheduledJob(job, isMainActor: false)
-      if let run = routedRun(forTask: scheduled.taskID) {
-        run.noteRunningTaskNameIfDraining()
-        run.enqueue(scheduled)
-      } else {
-        platform.enqueue(ExecutorJob(job))
-      }
-    }
-
-    func enqueue<C: Clock>(
-      _ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration?, clock: C
-    ) {
-      let job = UnownedJob(job)
-      if let run = DrainThread.current {
-        run.noteRunningTaskNameIfDraining()
-        run.schedule(
-          scheduledJob(job, isMainActor: false), after: delay(until: instant, clock: clock))
-      } else if let scheduling = platform as? any SchedulingExecutor {
-        scheduling.enqueue(ExecutorJob(job), at: instant, tolerance: tolerance, clock: clock)
-      } else {
-        platform.enqueue(ExecutorJob(job))
-      }
-    }
-
-    func enqueue<C: Clock>(
-      _ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C
-    ) {
-      let job = UnownedJob(job)
-      if let run = DrainThread.current {
-        run.noteRunningTaskNameIfDraining()
-        let exact = delay as? Duration ?? .zero
-        run.schedule(scheduledJob(job, isMainActor: false), after: exact)
-      } else if let scheduling = platform as? any SchedulingExecutor {
-        scheduling.enqueue(ExecutorJob(job), after: delay, tolerance: tolerance, clock: clock)
-      } else {
-        platform.enqueue(ExecutorJob(job))
-      }
-    }
-
-    /// Hands a job to the platform executor, after `delay` of real time.
-    func forward(_ job: UnownedJob, after delay: Duration) {
-      if delay > .zero, let scheduling = platform as? any SchedulingExecutor {
-        scheduling.enqueue(ExecutorJob(job), after: delay, clock: ContinuousClock())
-      } else {
-        platform.enqueue(ExecutorJob(job))
-      }
-    }
-  }
-
-  /// The process's main executor while Lockstep is installed: main-actor jobs of a run go to the
-  /// run, everything else to the platform's main executor.
-  @available(macOS 26.4, iOS 26.4, tvOS 26.4, watchOS 26.4, visionOS 26.4, *)
-  private final class LockstepMainExecutor: MainExecutor, @unchecked Sendable {
-    let platform: any MainExecutor
-
-    init(platform: any MainExecutor) { self.platform = platform }
-
-    func enqueue(_ job: consuming ExecutorJob) {
-      let job = UnownedJob(job)
-      let scheduled = scheduledJob(job, isMainActor: true)
-      if let run = routedRun(forTask: scheduled.taskID) {
-        run.noteRunningTaskNameIfDraining()
-        run.enqueue(scheduled)
-      } else {
-        platform.enqueue(ExecutorJob(job))
-      }
-    }
-
-    func run() throws { try platform.run() }
-    func stop() { platform.stop() }
-    var isMainExecutor: Bool { true }
-    func checkIsolated() { platform.checkIsolated() }
-    func isIsolatingCurrentContext() -> Bool? { platform.isIsolatingCurrentContext() }
-  }
+  func runtimeJobTaskID(_ job: UnownedJob) -> UInt64
 #endif

@@ -12,7 +12,7 @@ enum Timeouts {
   static func start(
     after timeout: Duration, _ expire: @escaping @Sendable () -> Void
   ) -> any CancellableTask {
-    if let run = DrainThread.current, let timer = run.startTimer(after: timeout, expire) {
+    if let timer = CurrentRun.startTimer(after: timeout, expire) {
       return timer
     }
     return startInRealTime(after: timeout, expire)

@@ -16,11 +16,11 @@ public struct ReplayToken: Sendable, Hashable, CustomStringConvertible, Lossless
   let choices: [Int]
   /// The Lockstep wait (0-based, in the order they happen) at which the waiting task was
   /// cancelled, if any.
-  let cancelAtSuspension: Int?
+  let cancelAtWait: Int?
 
-  init(choices: [Int], cancelAtSuspension: Int?) {
+  init(choices: [Int], cancelAtWait: Int?) {
     self.choices = choices
-    self.cancelAtSuspension = cancelAtSuspension
+    self.cancelAtWait = cancelAtWait
   }
 
   /// Reads a token printed by an exploration; `nil` when the text is not a token.
@@ -49,7 +49,7 @@ public struct ReplayToken: Sendable, Hashable, CustomStringConvertible, Lossless
   // (2 = two bits a choice, 8 = one varint a choice), then the choices.
   private func encoded() -> [UInt8] {
     var bytes: [UInt8] = []
-    Varint.append(UInt64(cancelAtSuspension.map { $0 + 1 } ?? 0), to: &bytes)
+    Varint.append(UInt64(cancelAtWait.map { $0 + 1 } ?? 0), to: &bytes)
     Varint.append(UInt64(choices.count), to: &bytes)
     if choices.allSatisfy({ $0 < 4 }) {
       bytes.append(2)
@@ -94,72 +94,6 @@ public struct ReplayToken: Sendable, Hashable, CustomStringConvertible, Lossless
     default:
       return nil
     }
-    return ReplayToken(choices: choices, cancelAtSuspension: cancel == 0 ? nil : Int(cancel - 1))
-  }
-}
-
-/// LEB128 unsigned integers.
-enum Varint {
-  static func append(_ value: UInt64, to bytes: inout [UInt8]) {
-    var value = value
-    repeat {
-      var byte = UInt8(value & 0x7F)
-      value >>= 7
-      if value != 0 { byte |= 0x80 }
-      bytes.append(byte)
-    } while value != 0
-  }
-
-  static func read(_ bytes: [UInt8], at position: inout Int) -> UInt64? {
-    var value: UInt64 = 0
-    var shift: UInt64 = 0
-    while position < bytes.count, shift < 64 {
-      let byte = bytes[position]
-      position += 1
-      value |= UInt64(byte & 0x7F) << shift
-      if byte & 0x80 == 0 { return value }
-      shift += 7
-    }
-    return nil
-  }
-}
-
-/// Base64 with the URL-safe alphabet and no padding, so tokens survive shells and URLs.
-enum Base64URL {
-  private static let alphabet = Array(
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
-
-  static func encode(_ bytes: [UInt8]) -> String {
-    var output: [UInt8] = []
-    var index = 0
-    while index < bytes.count {
-      let chunk = bytes[index..<min(index + 3, bytes.count)]
-      var value: UInt32 = 0
-      for (offset, byte) in chunk.enumerated() { value |= UInt32(byte) << (16 - 8 * offset) }
-      for position in 0...chunk.count {
-        output.append(alphabet[Int(value >> (18 - 6 * position) & 63)])
-      }
-      index += 3
-    }
-    return String(decoding: output, as: UTF8.self)
-  }
-
-  static func decode(_ text: Substring) -> [UInt8]? {
-    var values: [UInt32] = []
-    for character in text.utf8 {
-      guard let value = alphabet.firstIndex(of: character) else { return nil }
-      values.append(UInt32(value))
-    }
-    guard values.count % 4 != 1 else { return nil }
-    var bytes: [UInt8] = []
-    var index = 0
-    while index < values.count {
-      let chunk = values[index..<min(index + 4, values.count)]
-      var value: UInt32 = 0
-      for (offset, sextet) in chunk.enumerated() { value |= sextet << (18 - 6 * offset) }
-      for position in 0..<(chunk.count - 1) { bytes.append(UInt8(value >> (16 - 8 * position) & 0xFF)) }
-      index += 4
-    }
-    return bytes
+    return ReplayToken(choices: choices, cancelAtWait: cancel == 0 ? nil : Int(cancel - 1))
   }
 }

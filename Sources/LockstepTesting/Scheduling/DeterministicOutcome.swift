@@ -1,0 +1,21 @@
+/// The value a deterministic run's body returned, with the trace of the run.
+///
+/// ```swift
+/// let outcome = try await runDeterministically(seed: 42) { await model.refresh() }
+/// print(outcome.trace.taskOrder)
+/// ```
+public struct DeterministicOutcome<Value: Sendable>: Sendable {
+  /// What the body returned.
+  ///
+  /// ```swift
+  /// let outcome = try await runDeterministically { 6 * 7 }
+  /// #expect(outcome.value == 42)
+  /// ```
+  public let value: Value
+  /// Every job the scheduler executed, in order.
+  ///
+  /// ```swift
+  /// print(outcome.trace.taskOrder)
+  /// ```
+  public let trace: SchedulerTrace
+}

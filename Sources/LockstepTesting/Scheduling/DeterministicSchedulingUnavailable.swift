@@ -1,0 +1,25 @@
+/// Thrown when the deterministic scheduler cannot run on this toolchain or platform, or when it is
+/// misused (a run started inside another run).
+///
+/// ```swift
+/// do {
+///   try await withDeterministicScheduling { await model.load() }
+/// } catch let error as DeterministicSchedulingUnavailable {
+///   print(error.reason)
+/// }
+/// ```
+public struct DeterministicSchedulingUnavailable: Error, CustomStringConvertible, Sendable {
+  /// Why the scheduler cannot run.
+  ///
+  /// ```swift
+  /// print(error.reason)   // "a deterministic run cannot start inside another deterministic run"
+  /// ```
+  public let reason: String
+
+  /// The reason, prefixed with what failed.
+  ///
+  /// ```swift
+  /// print(error)   // "Deterministic scheduling is unavailable: …"
+  /// ```
+  public var description: String { "Deterministic scheduling is unavailable: \(reason)" }
+}

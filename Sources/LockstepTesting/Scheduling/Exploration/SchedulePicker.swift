@@ -1,0 +1,50 @@
+/// Chooses which ready job runs next during exploration, and records its choices so that a
+/// schedule can be replayed, enumerated and shrunk.
+///
+/// The scheduler asks only at a *choice point*: a step with two or more ready jobs. `tasks` are the
+/// run-local task numbers of the ready jobs, oldest first (0 for a job that is not a task);
+/// `previous` is the task whose job ran last.
+protocol SchedulePicker {
+  mutating func pick(among tasks: [Int], previous: Int) -> Int
+  /// The choices made so far.
+  var record: ScheduleRecord { get }
+}
+
+/// One choice point of a schedule.
+struct ChoicePoint: Equatable, Sendable {
+  /// The task numbers of the ready jobs, oldest first.
+  let tasks: [Int]
+  /// The task whose job ran just before.
+  let previous: Int
+  /// The index picked.
+  let chosen: Int
+
+  /// The index that continues the previous task when it is ready, else the oldest job: the choice
+  /// that neither preempts nor switches without need.
+  static func defaultIndex(among tasks: [Int], previous: Int) -> Int {
+    guard previous != 0, let index = tasks.firstIndex(of: previous) else { return 0 }
+    return index
+  }
+
+  /// Whether picking `index` preempts the previous task: it was ready and another one runs.
+  static func preempts(_ index: Int, among tasks: [Int], previous: Int) -> Bool {
+    previous != 0 && tasks.contains(previous) && tasks[index] != previous
+  }
+
+  var isPreemption: Bool { Self.preempts(chosen, among: tasks, previous: previous) }
+  var isSwitch: Bool { tasks[chosen] != previous }
+  var isDefault: Bool { chosen == Self.defaultIndex(among: tasks, previous: previous) }
+}
+
+/// The choices of one schedule.
+struct ScheduleRecord: Equatable, Sendable {
+  var points: [ChoicePoint] = []
+
+  var choices: [Int] { points.map(\.chosen) }
+  var preemptions: Int { points.count { $0.isPreemption } }
+  var contextSwitches: Int { points.count { $0.isSwitch } }
+
+  mutating func append(_ index: Int, among tasks: [Int], previous: Int) {
+    points.append(ChoicePoint(tasks: tasks, previous: previous, chosen: index))
+  }
+}

@@ -1,0 +1,27 @@
+/// Picks uniformly at random among the ready jobs.
+struct RandomPicker: SchedulePicker {
+  private var generator: SplitMix64
+  private(set) var record = ScheduleRecord()
+
+  init(seed: UInt64) { generator = SplitMix64(seed: seed) }
+
+  mutating func pick(among tasks: [Int], previous: Int) -> Int {
+    let index = generator.next(below: tasks.count)
+    record.append(index, among: tasks, previous: previous)
+    return index
+  }
+}
+
+/// ``ExplorationStrategy/random(schedules:seed:)``: every schedule picks uniformly at random.
+struct RandomStrategy: ScheduleStrategy {
+  private var schedules: SeededSchedules
+
+  init(schedules: Int, seed: UInt64, injectsCancellation: Bool) {
+    self.schedules = SeededSchedules(
+      schedules: schedules, seed: seed, injectsCancellation: injectsCancellation)
+  }
+
+  mutating func next(after previous: ScheduleReport?) -> StrategyStep {
+    schedules.next(after: previous) { RandomPicker(seed: $0) }
+  }
+}

@@ -1,0 +1,52 @@
+/// What an exploration strategy is to the explorer loop: after each schedule it is told what that
+/// schedule did, and it says what to run next — so the loop knows no strategy, and each strategy
+/// lives in a file of its own (random, PCT, exhaustive, replay).
+///
+/// ```swift
+/// var strategy = ExplorationStrategy.random(schedules: 2).makeScheduleStrategy(cancellation: false)
+/// var step = strategy.next(after: nil)
+/// while case .run(let schedule) = step {
+///   let report = run(schedule)                 // one deterministic run
+///   step = strategy.next(after: report)
+/// }
+/// ```
+protocol ScheduleStrategy {
+  /// The schedule to run next, given what the previous one did (`nil` before the first), or that
+  /// the strategy is done.
+  mutating func next(after previous: ScheduleReport?) -> StrategyStep
+
+  /// Whether a failing schedule is simplified before it is reported (not for a replay, which must
+  /// report the schedule it was given).
+  var shrinksFailures: Bool { get }
+}
+
+extension ScheduleStrategy {
+  var shrinksFailures: Bool { true }
+}
+
+/// One schedule to run: who chooses at its choice points, and where exploration cancels a task.
+struct PlannedSchedule {
+  var picker: any SchedulePicker
+  /// The Lockstep wait (0-based, of tasks other than the body) at which to cancel the waiting
+  /// task, or `nil` for none.
+  var cancelAtWait: Int?
+}
+
+/// What a schedule that ran did, as far as strategies care.
+struct ScheduleReport: Equatable {
+  /// The choices made at its choice points.
+  var record: ScheduleRecord
+  /// The Lockstep waits of tasks other than the body it reached: where cancellation can be
+  /// injected.
+  var waits: Int
+  /// Whether a guided schedule could not follow its plan.
+  var diverged = false
+}
+
+/// What a strategy says after each schedule.
+enum StrategyStep {
+  case run(PlannedSchedule)
+  /// Nothing more to run: `complete` says whether every schedule the strategy stands for ran;
+  /// `misuse` is a problem with how the strategy was used, reported after the exploration.
+  case done(complete: Bool, misuse: String? = nil)
+}

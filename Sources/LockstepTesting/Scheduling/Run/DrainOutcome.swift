@@ -1,0 +1,43 @@
+/// How a run's drain ended.
+enum DrainOutcome {
+  case finished(SchedulerTrace)
+  case deadlock(DeterministicDeadlock)
+  /// The run's real-time bound elapsed with the body still running.
+  case timedOut(SchedulerTrace)
+  /// The run executed its step limit without the body finishing (exploration's `maxSteps`).
+  case tooManySteps(SchedulerTrace)
+
+  var trace: SchedulerTrace {
+    switch self {
+    case .finished(let trace), .timedOut(let trace), .tooManySteps(let trace): trace
+    case .deadlock(let report): report.trace
+    }
+  }
+
+  /// What went wrong with the run itself, as the error a run throws and the words a failing
+  /// schedule reports; `nil` when the run finished. The one place that puts an outcome into words.
+  func failure(timeout: Duration, site: CallSite) -> (any Error)? {
+    switch self {
+    case .finished: nil
+    case .deadlock(let report): report
+    case .timedOut(let trace):
+      WaitTimeoutError(
+        awaited: "the deterministic run's body to finish", timeout: timeout, site: site,
+        pending: [
+          "\(trace.steps.count) jobs ran; the body was still running (a loop that never "
+            + "stops, or waits for outside jobs that never came); its jobs are quarantined"
+        ])
+    case .tooManySteps(let trace): StepLimitReached(steps: trace.steps.count)
+    }
+  }
+}
+
+/// A run that executed its step limit (exploration's `maxSteps`) without its body finishing.
+struct StepLimitReached: Error, CustomStringConvertible {
+  let steps: Int
+
+  var description: String {
+    "The schedule ran \(steps) jobs without finishing (maxSteps): tasks keep each other busy "
+      + "forever in this order (a livelock); they are quarantined."
+  }
+}

@@ -1,0 +1,227 @@
+/// The pure state machine of one deterministic run. It decides; ``DeterministicRun``, the shell
+/// around it, holds the lock, runs the jobs it hands out and resumes what it says to resume.
+///
+/// It keeps the ready jobs (``ReadyJobs``), the sleepers in virtual time (``VirtualTime``), the
+/// timers that are not jobs (``RunTimers``), what is known of the tasks (``TaskRecords``), the
+/// trace, and the events Lockstep's primitives report about the running task.
+struct RunState<Job: SchedulableJob> {
+  enum Phase: Equatable { case running, finished, quarantined }
+
+  /// What the drain loop does next.
+  enum Step {
+    case run(Job)
+    /// A timer elapsed in virtual time: call its action (outside the lock).
+    case fire(@Sendable () -> Void)
+    /// The body finished and no job is ready.
+    case finished
+    /// The body has not finished, no job is ready and nobody sleeps.
+    case stuck
+  }
+
+  /// What happened to a job handed to the run.
+  enum Admission: Equatable {
+    /// Stored; `wake` says whether the drain thread waits for it and must be woken.
+    case accepted(wake: Bool)
+    /// The run is over: the caller forwards the job to the platform executor.
+    case forward
+    /// The run is quarantined: the job is held and never runs.
+    case quarantined
+  }
+
+  private var ready: ReadyJobs<Job>
+  private var time = VirtualTime<RunEntry<Job>>()
+  private var timers = RunTimers()
+  private var tasks = TaskRecords()
+  private var cancellation: InjectedCancellation
+  private(set) var trace = SchedulerTrace()
+  private(set) var bodyFinished = false
+  private(set) var phase = Phase.running
+  /// Whether the drain thread is blocked waiting for a job from outside the run.
+  private var drainWaiting = false
+  private(set) var quarantine: [Job] = []
+  /// The task of the job running now (0 for a job that is not a task), `nil` between jobs.
+  private(set) var runningTask: Int?
+
+  /// A run whose ready jobs are ordered by `order`; exploration may cancel the task that reaches
+  /// the `cancelAtWait`-th Lockstep wait.
+  init(order: ReadyJobs<Job>.Order, cancelAtWait: Int? = nil) {
+    ready = ReadyJobs(order)
+    cancellation = InjectedCancellation(atWait: cancelAtWait)
+  }
+
+  var readyCount: Int { ready.count }
+  var sleeperCount: Int { time.sleeperCount }
+  var now: Duration { time.now }
+  /// The exploration's picker, with its choices, when the order is `.picked`.
+  var picker: (any SchedulePicker)? { ready.picker }
+  /// The Lockstep waits of tasks other than the body so far: the points where exploration can
+  /// inject a cancellation.
+  var waitCount: Int { cancellation.waits }
+  var bodyTaskID: UInt64? { tasks.bodyTaskID }
+
+  /// Whether the task has reached this run, so its jobs from other threads belong here.
+  func owns(taskID: UInt64) -> Bool { tasks.number(of: taskID) != nil }
+
+  /// The runtime ids of every task that reached the run.
+  var taskIDs: [UInt64] { tasks.taskIDs }
+
+  // MARK: Jobs
+
+  mutating func enqueue(_ job: Job) -> Admission {
+    admit(job) { state, entry in state.ready.append(entry) }
+  }
+
+  mutating func schedule(_ job: Job, after delay: Duration) -> Admission {
+    admit(job) { state, entry in
+      // A job delayed on the drain thread is the sleep of the task that runs now.
+      if entry.task != 0 && state.runningTask != nil {
+        let wake = state.time.now + max(delay, .zero)
+        state.tasks[entry.task].waitingOn = "a sleep until \(wake) (virtual time)"
+        state.trace.events.append(
+          SchedulerTrace.Event(step: state.trace.steps.count, task: entry.task, kind: .sleeps(wake)))
+      }
+      state.time.schedule(entry, after: delay)
+    }
+  }
+
+  private mutating func admit(_ job: Job, _ store: (inout Self, RunEntry<Job>) -> Void) -> Admission {
+    switch phase {
+    case .finished: return .forward
+    case .quarantined:
+      quarantine.append(job)
+      return .quarantined
+    case .running:
+      let task = job.taskID.map { tasks.number(registering: $0) } ?? 0
+      store(&self, RunEntry(job: job, task: task))
+      defer { drainWaiting = false }
+      return .accepted(wake: drainWaiting)
+    }
+  }
+
+  /// Picks the next job: a ready one if any; otherwise, while the body runs, a due timer or the
+  /// earliest sleeper (advancing virtual time). Records the step in the trace.
+  mutating func next() -> Step {
+    var woke = false
+    var entry = ready.next(previous: trace.steps.last?.task ?? 0)
+    if entry == nil && !bodyFinished {
+      if let (deadline, action) = timers.takeDue(nextSleeper: time.nextDeadline) {
+        time.advance(to: deadline)
+        return .fire(action)
+      }
+      entry = time.advanceToNext()
+      woke = entry != nil
+    }
+    guard let entry else {
+      runningTask = nil
+      if bodyFinished { return .finished }
+      drainWaiting = true
+      return .stuck
+    }
+    let task = entry.task
+    if task != 0 {
+      tasks[task].jobsRun += 1
+      tasks[task].lastStep = trace.steps.count
+      tasks[task].lastOnMainActor = entry.job.isMainActor
+      tasks[task].waitingOn = nil
+    }
+    runningTask = task
+    trace.steps.append(
+      SchedulerTrace.Step(
+        task: task == 0 ? nil : task, isMainActor: entry.job.isMainActor, time: time.now,
+        wokeFromSleep: woke))
+    return .run(entry.job)
+  }
+
+  /// The drain thread stopped waiting for outside jobs.
+  mutating func stopWaiting() { drainWaiting = false }
+
+  /// The shell reported a deadlock: from now on pending failure bounds fire when nothing else
+  /// can run, so that waits that ignore cancellation end with their timeout error.
+  mutating func markDeadlockReported() { timers.markDeadlockReported() }
+
+  mutating func markBodyFinished() { bodyFinished = true }
+
+  // MARK: Events of the running task
+
+  /// The running task waits at a Lockstep primitive for `what`. Returns whether exploration
+  /// injects a cancellation here: the caller then cancels the running task.
+  mutating func noteWait(for what: String, byTask id: UInt64?) -> Bool {
+    guard let task = eventTask(id), task != 0 else { return false }
+    tasks[task].waitingOn = what
+    trace.events.append(
+      SchedulerTrace.Event(step: trace.steps.count - 1, task: task, kind: .waits(what)))
+    guard cancellation.shouldCancel(task: task) else { return false }
+    trace.events.append(
+      SchedulerTrace.Event(step: trace.steps.count - 1, task: task, kind: .cancelled))
+    return true
+  }
+
+  /// The running task finished (a task of a `TestTaskFactory`, or the body).
+  mutating func noteFinished(byTask id: UInt64?) {
+    guard let task = eventTask(id), task != 0 else { return }
+    tasks[task].finished = true
+    trace.events.append(SchedulerTrace.Event(step: trace.steps.count - 1, task: task, kind: .finished))
+  }
+
+  /// A note from the code under test or a Lockstep primitive, about what the running task did.
+  mutating func note(_ text: String, byTask id: UInt64?) {
+    guard let task = eventTask(id) else { return }
+    trace.events.append(
+      SchedulerTrace.Event(step: trace.steps.count - 1, task: task, kind: .note(text)))
+  }
+
+  /// The number of the task an event comes from: the current task when the runtime tells it
+  /// (work an actor's job runs for a task), else the task of the running job.
+  private func eventTask(_ id: UInt64?) -> Int? {
+    guard runningTask != nil else { return nil }
+    if let id, let number = tasks.number(of: id) { return number }
+    return runningTask
+  }
+
+  /// Records the name of a task the scheduler saw running.
+  mutating func recordName(_ name: String, forTask id: UInt64) {
+    guard let number = tasks.name(name, forTask: id) else { return }
+    trace.taskNames[number] = name
+  }
+
+  func hasName(forTask id: UInt64) -> Bool { tasks.hasName(forTask: id) }
+
+  // MARK: Timers
+
+  /// Starts a timer that calls `action` after `delay` of virtual time: a failure bound, or with
+  /// `wakes`, a wake-up that counts as progress. `nil` when the run is over (the caller uses a
+  /// real-time bound instead).
+  mutating func startTimer(
+    after delay: Duration, wakes: Bool = false, _ action: @escaping @Sendable () -> Void
+  ) -> UInt64? {
+    guard phase == .running else { return nil }
+    return timers.start(at: time.now + max(delay, .zero), wakes: wakes, action)
+  }
+
+  /// Removes a timer, returning its action if it had not fired yet.
+  mutating func removeTimer(_ id: UInt64) -> (@Sendable () -> Void)? { timers.remove(id) }
+
+  // MARK: The end
+
+  /// Ends the run: returns the jobs left behind, with their remaining virtual delay, and the
+  /// timers still pending, with their remaining delay (their actions stay until removed).
+  mutating func finish() -> (
+    jobs: [(job: Job, remaining: Duration)], timers: [(id: UInt64, remaining: Duration)]
+  ) {
+    phase = .finished
+    let waiting = ready.removeAll().map { (job: $0.job, remaining: Duration.zero) }
+    let sleeping = time.removeAll().map { (job: $0.job.job, remaining: $0.remaining) }
+    return (waiting + sleeping, timers.moveToRealTime(now: time.now))
+  }
+
+  /// Ends a run that cannot finish: every job still held, and every job that arrives later, is
+  /// kept and never run.
+  mutating func quarantineAll() {
+    phase = .quarantined
+    quarantine += ready.removeAll().map(\.job)
+    quarantine += time.removeAll().map(\.job.job)
+  }
+
+  /// The tasks of the run, the body first, for a deadlock report.
+  func taskDescriptions() -> [String] { tasks.descriptions(bodyFinished: bodyFinished) }
+}

@@ -1,0 +1,15 @@
+/// What a run needs to know about a job, so that its state machine can be tested with plain
+/// values instead of runtime jobs.
+protocol SchedulableJob {
+  /// The runtime id of the task the job belongs to, or `nil` when the job is not a task.
+  var taskID: UInt64? { get }
+  /// Whether the job must run isolated to the main actor.
+  var isMainActor: Bool { get }
+}
+
+/// A job of a run with the run-local number of its task: 1, 2, … in the order the tasks first
+/// reached the run, or 0 for a job that is not a task (an actor's processing job).
+struct RunEntry<Job: SchedulableJob> {
+  let job: Job
+  let task: Int
+}

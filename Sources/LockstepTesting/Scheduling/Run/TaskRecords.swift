@@ -1,0 +1,87 @@
+/// What a run knows about its tasks: the run-local number of each (1, 2, … in the order their
+/// first job reached the run; the body is 1), its name, and what it was doing, for timelines and
+/// deadlock reports.
+///
+/// With the same choices, the same workload gets the same numbers, which is what makes traces and
+/// replays comparable.
+struct TaskRecords {
+  private var numbers: [UInt64: Int] = [:]
+  /// Task `n` is at index `n - 1`.
+  private var records: [TaskRecord] = []
+
+  /// The runtime id of the body's task: the first task that reached the run.
+  private(set) var bodyTaskID: UInt64?
+
+  var isEmpty: Bool { records.isEmpty }
+
+  /// The runtime ids of every task that reached the run.
+  var taskIDs: [UInt64] { Array(numbers.keys) }
+
+  /// The number of the task with runtime id `id`, if it reached the run.
+  func number(of id: UInt64) -> Int? { numbers[id] }
+
+  /// The number of the task with runtime id `id`, numbering it if it is new.
+  mutating func number(registering id: UInt64) -> Int {
+    if let known = numbers[id] { return known }
+    if records.isEmpty { bodyTaskID = id }
+    records.append(TaskRecord(number: records.count + 1))
+    numbers[id] = records.count
+    return records.count
+  }
+
+  subscript(task: Int) -> TaskRecord {
+    get { records[task - 1] }
+    set { records[task - 1] = newValue }
+  }
+
+  func hasName(forTask id: UInt64) -> Bool {
+    numbers[id].map { records[$0 - 1].name != nil } ?? false
+  }
+
+  /// Names the task with runtime id `id` unless it has a name; returns its number when it was
+  /// named now.
+  mutating func name(_ name: String, forTask id: UInt64) -> Int? {
+    guard let number = numbers[id], records[number - 1].name == nil else { return nil }
+    records[number - 1].name = name
+    return number
+  }
+
+  /// The tasks, the body first, one line each, for a deadlock report; at most 50 besides the body.
+  func descriptions(bodyFinished: Bool) -> [String] {
+    var lines: [String] = []
+    if let body = records.first {
+      lines.append(body.describe(isBody: true))
+    } else if !bodyFinished {
+      lines.append("the body, which never ran")
+    }
+    let others = records.dropFirst()
+    let limit = 50
+    lines += others.prefix(limit).map { $0.describe(isBody: false) }
+    if others.count > limit { lines.append("… and \(others.count - limit) more") }
+    return lines
+  }
+}
+
+/// What the scheduler knew about one task of a run.
+struct TaskRecord: Sendable {
+  let number: Int
+  var name: String?
+  var jobsRun = 0
+  /// The trace index of the last job it ran.
+  var lastStep = 0
+  var lastOnMainActor = false
+  /// What the task waits for at a Lockstep primitive or in a sleep, since its last job.
+  var waitingOn: String?
+  /// Whether it is known to have finished (the body, and tasks of a `TestTaskFactory`).
+  var finished = false
+
+  func describe(isBody: Bool) -> String {
+    var text = "task \(number)"
+    if let name { text += " \"\(name)\"" }
+    if isBody { text += " (the body)" }
+    if finished { return text + ": finished" }
+    if jobsRun == 0 { return text + ": never ran" }
+    if let waitingOn { text += ": suspended, waiting for \(waitingOn);" } else { text += ":" }
+    return text + " last ran at step \(lastStep + 1)" + (lastOnMainActor ? " on the main actor" : "")
+  }
+}

@@ -1,0 +1,42 @@
+/// The runs in progress and the tasks of quarantined runs, so that a job of one of their tasks
+/// that another thread enqueues (a continuation resumed by real I/O, for example) goes to its run.
+///
+/// Every job enqueued outside a drain thread asks here, so the lookup stays O(1): runs in progress
+/// are at most one at a time, and quarantined runs are indexed by task id.
+enum ActiveRuns {
+  private struct Registry {
+    var running: [DeterministicRun] = []
+    var quarantined: [UInt64: DeterministicRun] = [:]
+  }
+  private static let registry = Locked(Registry())
+
+  static func add(_ run: DeterministicRun) { registry.withLock { $0.running.append(run) } }
+
+  static func remove(_ run: DeterministicRun) {
+    registry.withLock { $0.running.removeAll { $0 === run } }
+  }
+
+  /// Keeps routing the jobs of `taskIDs` to `run`, which holds them for good.
+  static func quarantine(_ run: DeterministicRun, taskIDs: [UInt64]) {
+    registry.withLock { registry in
+      registry.running.removeAll { $0 === run }
+      for id in taskIDs { registry.quarantined[id] = run }
+    }
+  }
+
+  /// The run that owns the task, if any.
+  static func owner(ofTask id: UInt64) -> DeterministicRun? {
+    registry.withLock { registry in
+      if let run = registry.quarantined[id] { return run }
+      return registry.running.first { run in run.state.withLock { $0.owns(taskID: id) } }
+    }
+  }
+
+  /// Where a job enqueued right now belongs: to the run drained by this thread, to the run that
+  /// owns its task, or (`nil`) to the platform executors.
+  static func routedRun(forTask taskID: UInt64?) -> DeterministicRun? {
+    if let run = DrainThread.current { return run }
+    guard let taskID else { return nil }
+    return owner(ofTask: taskID)
+  }
+}

@@ -1,0 +1,44 @@
+/// How Lockstep's primitives talk to the deterministic run they run in, if any: the one door
+/// from the rest of Lockstep into the scheduler's runtime.
+///
+/// Every member is cheap and does nothing outside a run (off a drain thread), so primitives call
+/// them unconditionally.
+enum CurrentRun {
+  /// Whether this code runs on a drain thread, inside a deterministic run.
+  static var isActive: Bool { DrainThread.current != nil }
+
+  /// Tells the run that the running task is about to wait at a Lockstep primitive for `what`
+  /// (for timelines and deadlock reports). When exploration injects a cancellation at this wait,
+  /// cancels the running task and returns `true`; the caller's cancellation handling then ends
+  /// the wait.
+  static func noteWait(for what: @autoclosure () -> String) -> Bool {
+    guard let run = DrainThread.current, run.noteWait(for: what()) else { return false }
+    withUnsafeCurrentTask { $0?.cancel() }
+    return true
+  }
+
+  /// Tells the run that the running task is finishing.
+  static func noteFinished() {
+    DrainThread.current?.noteFinished()
+  }
+
+  /// Adds a line to the running task's step of the run's timeline.
+  static func note(_ text: @autoclosure () -> String) {
+    DrainThread.current?.note(text())
+  }
+
+  /// Starts a failure bound that calls `action` after `delay` of the run's virtual time; `nil`
+  /// outside a run or when the run is over (the caller then uses a real-time bound).
+  static func startTimer(after delay: Duration, _ action: @escaping @Sendable () -> Void)
+    -> (any CancellableTask)?
+  {
+    DrainThread.current?.startTimer(after: delay, action)
+  }
+
+  /// Calls `action` on the drain thread after `delay` of virtual time, as if a task slept that
+  /// long: it counts as progress, not as a failure bound. Returns `false` outside a run or when
+  /// the run is over.
+  static func wake(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> Bool {
+    DrainThread.current?.wake(after: delay, action) ?? false
+  }
+}

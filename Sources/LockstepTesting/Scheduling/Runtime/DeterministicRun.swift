@@ -1,0 +1,221 @@
+import Dispatch
+
+/// One deterministic run: the locking shell around ``RunState`` and the drain loop that runs its
+/// jobs one at a time on the current thread.
+final class DeterministicRun: @unchecked Sendable {
+  let site: CallSite
+  let gracePeriod: Duration
+  let timeout: Duration
+  /// The most jobs the run may execute before it is stopped.
+  let stepLimit: Int
+  let state: Locked<RunState<ScheduledJob>>
+  private let wakeup = DispatchSemaphore(value: 0)
+  /// Cancels the body task; set before draining.
+  var cancelBody: (@Sendable () -> Void)?
+  /// Called when the run quarantines its tasks; set before draining.
+  var onQuarantine: (@Sendable () -> Void)?
+  /// The task whose job the drain thread is running. Drain thread only.
+  private var runningTaskID: UInt64?
+  /// Whether the running task's name was looked up already. Drain thread only.
+  private var runningNameChecked = false
+
+  /// A run whose ready jobs `order` orders; exploration may cancel the task at the
+  /// `cancelAtWait`-th Lockstep wait and bound the run to `stepLimit` jobs.
+  init(
+    order: ReadyJobs<ScheduledJob>.Order, cancelAtWait: Int? = nil, stepLimit: Int = .max,
+    timeout: Duration, gracePeriod: Duration = .zero, site: CallSite
+  ) {
+    self.site = site
+    self.timeout = timeout
+    self.gracePeriod = gracePeriod
+    self.stepLimit = stepLimit
+    state = Locked(RunState(order: order, cancelAtWait: cancelAtWait))
+  }
+
+  /// Takes a ready job (from any thread).
+  func enqueue(_ job: ScheduledJob) {
+    admitted(job, state.withLock { $0.enqueue(job) }, remaining: .zero)
+  }
+
+  /// Takes a job that becomes ready after `delay` of virtual time (from any thread).
+  func schedule(_ job: ScheduledJob, after delay: Duration) {
+    admitted(job, state.withLock { $0.schedule(job, after: delay) }, remaining: delay)
+  }
+
+  private func admitted(
+    _ job: ScheduledJob, _ admission: RunState<ScheduledJob>.Admission, remaining: Duration
+  ) {
+    switch admission {
+    case .accepted(let wake): if wake { wakeup.signal() }
+    case .forward: RuntimeHooks.forward(job, after: remaining)
+    case .quarantined: break
+    }
+  }
+
+  /// Called when the run receives a job: if this is the drain thread, remembers the name of the
+  /// task whose job is running.
+  func noteRunningTaskNameIfDraining() {
+    guard DrainThread.current === self, !runningNameChecked, let id = runningTaskID else { return }
+    runningNameChecked = true
+    recordNameIfMissing(forTask: id)
+  }
+
+  /// Records the current task's name as the name of task `id`, unless the run knows it already.
+  private func recordNameIfMissing(forTask id: UInt64) {
+    guard !state.withLock({ $0.hasName(forTask: id) }), let name = RuntimeHooks.currentTaskName()
+    else { return }
+    state.withLock { $0.recordName(name, forTask: id) }
+  }
+
+  func markBodyFinished() { state.withLock { $0.markBodyFinished() } }
+
+  /// Starts a failure bound in the run's virtual time; `nil` when the run is over.
+  func startTimer(after delay: Duration, _ action: @escaping @Sendable () -> Void)
+    -> (any CancellableTask)?
+  {
+    guard let id = state.withLock({ $0.startTimer(after: delay, action) }) else { return nil }
+    return RunTimer(run: self, id: id)
+  }
+
+  /// Calls `action` on the drain thread after `delay` of virtual time, as if a task slept that
+  /// long: it counts as progress, not as a failure bound. Returns `false` when the run is over.
+  func wake(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> Bool {
+    state.withLock { $0.startTimer(after: delay, wakes: true, action) } != nil
+  }
+
+  /// Adds a note to the running task's step. Drain thread only.
+  func note(_ text: String) {
+    let id = currentTaskRecordingName()
+    state.withLock { $0.note(text, byTask: id) }
+  }
+
+  /// The runtime id of the current task, after recording its name if the run lacks it.
+  private func currentTaskRecordingName() -> UInt64? {
+    guard let id = RuntimeHooks.currentTaskID() else { return nil }
+    recordNameIfMissing(forTask: id)
+    return id
+  }
+
+  /// The running task finished. Drain thread only.
+  func noteFinished() {
+    let id = currentTaskRecordingName()
+    state.withLock { $0.noteFinished(byTask: id) }
+  }
+
+  /// The running task waits at a Lockstep primitive; returns whether to cancel it now.
+  /// Drain thread only.
+  func noteWait(for what: String) -> Bool {
+    let id = currentTaskRecordingName()
+    return state.withLock { $0.noteWait(for: what, byTask: id) }
+  }
+
+  /// Runs the run's jobs on this thread until the body has finished and no job is ready, or
+  /// until nothing can make progress.
+  func drain() -> DrainOutcome {
+    ActiveRuns.add(self)
+    let clock = ContinuousClock()
+    let deadline = clock.now + timeout
+    var report: DeterministicDeadlock?
+    var timedOut = false
+    var tooManySteps = false
+    var jobsSinceCheck = 0
+    var steps = 0
+    DrainThread.with(self) {
+      loop: while true {
+        switch state.withLock({ $0.next() }) {
+        case .run(let job):
+          runningTaskID = job.taskID
+          runningNameChecked = false
+          RuntimeHooks.run(job)
+          runningTaskID = nil
+          steps += 1
+          if steps >= stepLimit {
+            tooManySteps = true
+            break loop
+          }
+          jobsSinceCheck += 1
+          if jobsSinceCheck >= 4096 {
+            jobsSinceCheck = 0
+            if clock.now >= deadline {
+              timedOut = true
+              break loop
+            }
+          }
+        case .fire(let action):
+          action()
+        case .finished:
+          break loop
+        case .stuck:
+          if waitForOutsideJob(until: deadline, clock: clock) { continue }
+          state.withLock { $0.stopWaiting() }
+          if clock.now >= deadline && gracePeriod > .zero {
+            timedOut = true
+            break loop
+          }
+          if report == nil {
+            // Cancel the body once: cancellable waits (Lockstep's primitives, sleeps) unwind.
+            report = makeReport(quarantined: false)
+            state.withLock { $0.markDeadlockReported() }
+            cancelBody?()
+            continue
+          }
+          report = makeReport(quarantined: true)
+          break loop
+        }
+      }
+    }
+    if timedOut || tooManySteps || report?.quarantined == true {
+      let taskIDs = state.withLock { state in
+        state.quarantineAll()
+        return state.taskIDs
+      }
+      ActiveRuns.quarantine(self, taskIDs: taskIDs)
+      onQuarantine?()
+      let trace = state.withLock { $0.trace }
+      if timedOut { return .timedOut(trace) }
+      if tooManySteps { return .tooManySteps(trace) }
+      return .deadlock(report!)
+    }
+    ActiveRuns.remove(self)
+    let (leftovers, timers) = state.withLock { $0.finish() }
+    for (job, remaining) in leftovers { RuntimeHooks.forward(job, after: remaining) }
+    // A wait still pending after the run keeps its failure bound, now in real time.
+    for (id, remaining) in timers {
+      _ = Timeouts.startInRealTime(after: remaining) { [self] in
+        state.withLock { $0.removeTimer(id) }?()
+      }
+    }
+    if let report { return .deadlock(report) }
+    return .finished(state.withLock { $0.trace })
+  }
+
+  private func waitForOutsideJob(until deadline: ContinuousClock.Instant, clock: ContinuousClock)
+    -> Bool
+  {
+    guard gracePeriod > .zero else { return false }
+    let limit = min(deadline, clock.now + gracePeriod)
+    let remaining = clock.now.duration(to: limit)
+    guard remaining > .zero else { return false }
+    let nanoseconds =
+      remaining.components.seconds * 1_000_000_000
+      + remaining.components.attoseconds / 1_000_000_000
+    if wakeup.wait(timeout: .now() + .nanoseconds(Int(nanoseconds))) == .success { return true }
+    // Timed out; a job may have arrived just now.
+    return state.withLock { $0.readyCount > 0 }
+  }
+
+  private func makeReport(quarantined: Bool) -> DeterministicDeadlock {
+    state.withLock { state in
+      DeterministicDeadlock(
+        site: site, tasks: state.taskDescriptions(), virtualTime: state.now, trace: state.trace,
+        quarantined: quarantined)
+    }
+  }
+}
+
+/// A failure bound in a run's virtual time; cancelling removes it.
+private struct RunTimer: CancellableTask {
+  let run: DeterministicRun
+  let id: UInt64
+  func cancel() { _ = run.state.withLock { $0.removeTimer(id) } }
+}

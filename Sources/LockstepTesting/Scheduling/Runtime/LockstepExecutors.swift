@@ -1,0 +1,116 @@
+// The executors Lockstep installs for the whole process on the first deterministic run (see
+// RuntimeHooks.swift for how they plug into the runtime). Every job that belongs to a run goes to
+// the run; every other job goes on to the platform's executors, unchanged.
+#if compiler(>=6.3)
+  @_spi(ExperimentalCustomExecutors) @_spi(ExperimentalScheduling) import _Concurrency
+
+  @available(LockstepCustomExecutors, *)
+  func scheduledJob(_ job: UnownedJob, isMainActor: Bool) -> ScheduledJob {
+    let isTask = ExecutorJob(job).kind.rawValue == ExecutorJob.Kind.task.rawValue
+    return ScheduledJob(
+      job: job, isMainActor: isMainActor, taskID: isTask ? runtimeJobTaskID(job) : nil)
+  }
+
+  /// Hands a ready job to the run it belongs to; `false` when it belongs to none.
+  @available(LockstepCustomExecutors, *)
+  private func enqueueInRun(_ job: UnownedJob, isMainActor: Bool) -> Bool {
+    let scheduled = scheduledJob(job, isMainActor: isMainActor)
+    guard let run = ActiveRuns.routedRun(forTask: scheduled.taskID) else { return false }
+    run.noteRunningTaskNameIfDraining()
+    run.enqueue(scheduled)
+    return true
+  }
+
+  /// Puts a sleep of the job running on a drain thread in its run's virtual time; `false` off a
+  /// drain thread.
+  @available(LockstepCustomExecutors, *)
+  private func scheduleInRun(_ job: UnownedJob, after delay: () -> Duration) -> Bool {
+    guard let run = DrainThread.current else { return false }
+    run.noteRunningTaskNameIfDraining()
+    run.schedule(scheduledJob(job, isMainActor: false), after: delay())
+    return true
+  }
+
+  @available(LockstepCustomExecutors, *)
+  enum Installed {
+    static let defaultExecutor = LockstepDefaultExecutor(platform: Task.defaultExecutor)
+    static let mainExecutor = LockstepMainExecutor(platform: MainActor.executor)
+  }
+
+  @available(LockstepCustomExecutors, *)
+  struct LockstepExecutorFactory: ExecutorFactory {
+    static var mainExecutor: any MainExecutor { Installed.mainExecutor }
+    static var defaultExecutor: any TaskExecutor { Installed.defaultExecutor }
+  }
+
+  /// The process's default executor while Lockstep is installed, and the task executor the drain
+  /// loop runs jobs on.
+  @available(LockstepCustomExecutors, *)
+  final class LockstepDefaultExecutor: TaskExecutor, SchedulingExecutor,
+    @unchecked Sendable
+  {
+    let platform: any TaskExecutor
+
+    init(platform: any TaskExecutor) { self.platform = platform }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+      let job = UnownedJob(job)
+      if !enqueueInRun(job, isMainActor: false) { platform.enqueue(ExecutorJob(job)) }
+    }
+
+    func enqueue<C: Clock>(
+      _ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration?, clock: C
+    ) {
+      let job = UnownedJob(job)
+      if scheduleInRun(job, after: { sleepDelay(until: instant, clock: clock) }) {
+        return
+      } else if let scheduling = platform as? any SchedulingExecutor {
+        scheduling.enqueue(ExecutorJob(job), at: instant, tolerance: tolerance, clock: clock)
+      } else {
+        platform.enqueue(ExecutorJob(job))
+      }
+    }
+
+    func enqueue<C: Clock>(
+      _ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C
+    ) {
+      let job = UnownedJob(job)
+      if scheduleInRun(job, after: { delay as? Duration ?? .zero }) {
+        return
+      } else if let scheduling = platform as? any SchedulingExecutor {
+        scheduling.enqueue(ExecutorJob(job), after: delay, tolerance: tolerance, clock: clock)
+      } else {
+        platform.enqueue(ExecutorJob(job))
+      }
+    }
+
+    /// Hands a job to the platform executor, after `delay` of real time.
+    func forward(_ job: UnownedJob, after delay: Duration) {
+      if delay > .zero, let scheduling = platform as? any SchedulingExecutor {
+        scheduling.enqueue(ExecutorJob(job), after: delay, clock: ContinuousClock())
+      } else {
+        platform.enqueue(ExecutorJob(job))
+      }
+    }
+  }
+
+  /// The process's main executor while Lockstep is installed: main-actor jobs of a run go to the
+  /// run, everything else to the platform's main executor.
+  @available(LockstepCustomExecutors, *)
+  final class LockstepMainExecutor: MainExecutor, @unchecked Sendable {
+    let platform: any MainExecutor
+
+    init(platform: any MainExecutor) { self.platform = platform }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+      let job = UnownedJob(job)
+      if !enqueueInRun(job, isMainActor: true) { platform.enqueue(ExecutorJob(job)) }
+    }
+
+    func run() throws { try platform.run() }
+    func stop() { platform.stop() }
+    var isMainExecutor: Bool { true }
+    func checkIsolated() { platform.checkIsolated() }
+    func isIsolatingCurrentContext() -> Bool? { platform.isIsolatingCurrentContext() }
+  }
+#endif

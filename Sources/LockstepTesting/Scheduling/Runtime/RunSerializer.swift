@@ -1,0 +1,52 @@
+import Dispatch
+
+/// Lets one deterministic run proceed at a time in the process, so that main-actor work of two
+/// runs never overlaps. First come, first served.
+final class RunSerializer: Sendable {
+  static let shared = RunSerializer()
+
+  private struct State {
+    var held = false
+    var waiters: [@Sendable () -> Void] = []
+  }
+  private let state = Locked(State())
+
+  func acquire() async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let acquired = state.withLock { state in
+        if !state.held {
+          state.held = true
+          return true
+        }
+        state.waiters.append { continuation.resume() }
+        return false
+      }
+      if acquired { continuation.resume() }
+    }
+  }
+
+  func acquireBlocking() {
+    let semaphore = DispatchSemaphore(value: 0)
+    let acquired = state.withLock { state in
+      if !state.held {
+        state.held = true
+        return true
+      }
+      state.waiters.append { semaphore.signal() }
+      return false
+    }
+    if !acquired { semaphore.wait() }
+  }
+
+  /// Passes the lock to the next waiter, or frees it.
+  func release() {
+    let next: (@Sendable () -> Void)? = state.withLock { state in
+      guard !state.waiters.isEmpty else {
+        state.held = false
+        return nil
+      }
+      return state.waiters.removeFirst()
+    }
+    next?()
+  }
+}
