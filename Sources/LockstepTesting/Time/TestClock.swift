@@ -324,16 +324,8 @@ public final class TestClock: Clock, Sendable, CustomStringConvertible {
     line: UInt = #line, column: UInt = #column
   ) async -> Int {
     let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-    guard duration >= .zero else {
-      reportIssue(
-        "TestClock.advance(by: \(duration)): a clock cannot go back in time; advance by a "
-          + "duration of zero or more. Time stays at \(now).",
-        at: site)
-      return 0
-    }
-    let target = state.withLock { $0.now + duration }
-    return await advanceTimeline(
-      to: target, caller: "TestClock.advance(by: \(duration))", timeout: timeout, site: site
+    return await advanceEvents(
+      by: duration, caller: "TestClock.advance(by: \(duration))", timeout: timeout, site: site
     ).sleepers
   }
 
@@ -356,7 +348,7 @@ public final class TestClock: Clock, Sendable, CustomStringConvertible {
     line: UInt = #line, column: UInt = #column
   ) async -> Int {
     let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-    return await advanceTimeline(
+    return await advanceEvents(
       to: deadline.offset, caller: "TestClock.advance(to: \(deadline))", timeout: timeout, site: site
     ).sleepers
   }
@@ -390,7 +382,7 @@ public final class TestClock: Clock, Sendable, CustomStringConvertible {
     line: UInt = #line, column: UInt = #column
   ) async -> Int {
     let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-    return await runTimeline(caller: "TestClock.run()", timeout: timeout, site: site).sleepers
+    return await runEvents(caller: "TestClock.run()", timeout: timeout, site: site).sleepers
   }
 
   /// Waits until at least `count` sleepers are suspended in ``sleep(until:tolerance:)`` — the way
@@ -420,100 +412,7 @@ public final class TestClock: Clock, Sendable, CustomStringConvertible {
       pending: { [self] in ["\(sleeperCount) of \(count) sleeping; \(self)"] })
   }
 
-  // MARK: - The timeline
-
-  /// What one advance did: sleepers woken and work items run (of every `TestQueue` on the clock).
-  struct TimelineCounts {
-    var sleepers = 0
-    var work = 0
-  }
-
-  /// Moves time to `target`, then takes the due events one at a time: woken sleepers and work of
-  /// the clock's queues, in deadline order. Each sleeper's `sleep` has returned before the next
-  /// event; each work item runs synchronously on the caller, outside the lock. A target in the
-  /// past is reported as a misuse of `caller`.
-  nonisolated(nonsending) func advanceTimeline(
-    to target: Duration, caller: String, timeout: Duration, site: CallSite
-  ) async -> TimelineCounts {
-    if let now = state.withLock({ $0.moveTime(to: target) }) {
-      reportIssue(
-        "\(caller): a clock cannot go back in time; it is already at \(now). "
-          + "Time stays where it was.",
-        at: site)
-      return TimelineCounts()
-    }
-    let limit = ContinuousClock.now.advanced(by: timeout)
-    return await runDueEvents(upTo: target, limit: limit, caller: caller, timeout: timeout, site: site)
-  }
-
-  /// Advances to each next deadline of a sleeper or of queued work in turn, until none is left.
-  nonisolated(nonsending) func runTimeline(caller: String, timeout: Duration, site: CallSite) async
-    -> TimelineCounts
-  {
-    let limit = ContinuousClock.now.advanced(by: timeout)
-    var counts = TimelineCounts()
-    while let next = state.withLock({ $0.nextEventDeadline() }) {
-      let target = state.withLock { state in
-        _ = state.moveTime(to: next)
-        return state.now
-      }
-      let step = await runDueEvents(
-        upTo: target, limit: limit, caller: caller, timeout: timeout, site: site)
-      counts.sleepers += step.sleepers
-      counts.work += step.work
-      if ContinuousClock.now >= limit, state.withLock({ $0.nextEventDeadline() }) != nil {
-        reportIssue(
-          "\(caller) gave up after \(timeout) of real time with sleepers or work left (does the "
-            + "code under test sleep or reschedule in an endless loop? advance(to:) a bounded time "
-            + "instead). \(self)",
-          at: site)
-        break
-      }
-    }
-    return counts
-  }
-
-  /// Takes and applies the events due by `target`, one at a time. Every due sleeper is resumed
-  /// even if this task is cancelled or a sleeper is late; only the waiting is skipped then.
-  nonisolated(nonsending) private func runDueEvents(
-    upTo target: Duration, limit: ContinuousClock.Instant, caller: String, timeout: Duration,
-    site: CallSite
-  ) async -> TimelineCounts {
-    var counts = TimelineCounts()
-    var waiting = true
-    while let event = state.withLock({ $0.takeNextEvent(upTo: target) }) {
-      switch event {
-      case .sleeper(let id, let waiter):
-        counts.sleepers += 1
-        waiter.resume()
-        guard waiting else { continue }
-        do {
-          try await waitForReturn(of: id, timeout: timeout, site: site)
-        } catch is CancellationError {
-          waiting = false
-        } catch {
-          reportIssue(
-            "\(caller): woken sleeper \(counts.sleepers) did not return from sleep within "
-              + "\(timeout); is the executor that runs it blocked? \(error)",
-            at: site)
-          waiting = false
-        }
-      case .work(let item):
-        counts.work += 1
-        item.body()
-        if counts.work % 4096 == 0, ContinuousClock.now >= limit {
-          reportIssue(
-            "\(caller) gave up after \(timeout) of real time: work due now keeps scheduling more "
-              + "work due now (an endless loop?). \(self)",
-            at: site)
-          return counts
-        }
-      }
-    }
-    return counts
-  }
-
-  nonisolated(nonsending) private func waitForReturn(of sleeper: WaiterID, timeout: Duration, site: CallSite)
+  nonisolated(nonsending) func waitForReturn(of sleeper: WaiterID, timeout: Duration, site: CallSite)
     async throws
   {
     let state = self.state

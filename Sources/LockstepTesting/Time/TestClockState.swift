@@ -150,6 +150,14 @@ struct TestClockState<Waiter> {
     return nil
   }
 
+  /// Moves time forward by `duration`, like ``moveTime(to:)``: returns `now` when the duration is
+  /// negative (a misuse; time does not move), nil otherwise.
+  mutating func moveTime(by duration: Duration) -> Duration? {
+    guard duration >= .zero else { return now }
+    now += duration
+    return nil
+  }
+
   /// The earliest deadline of a sleeper or of scheduled work, or nil when there is neither.
   mutating func nextEventDeadline() -> Duration? {
     switch (nextDeadline(), nextWorkEntry()?.deadline) {

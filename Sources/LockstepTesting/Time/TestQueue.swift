@@ -219,16 +219,8 @@ public final class TestQueue: WorkScheduler, CustomStringConvertible {
     line: UInt = #line, column: UInt = #column
   ) async -> Int {
     let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-    guard duration >= .zero else {
-      reportIssue(
-        "TestQueue.advance(by: \(duration)): time cannot go backwards; advance by a duration of "
-          + "zero or more. Time stays at \(now).",
-        at: site)
-      return 0
-    }
-    let target = clock.state.withLock { $0.now + duration }
-    return await clock.advanceTimeline(
-      to: target, caller: "TestQueue.advance(by: \(duration))", timeout: timeout, site: site
+    return await clock.advanceEvents(
+      by: duration, caller: "TestQueue.advance(by: \(duration))", timeout: timeout, site: site
     ).work
   }
 
@@ -250,7 +242,7 @@ public final class TestQueue: WorkScheduler, CustomStringConvertible {
     line: UInt = #line, column: UInt = #column
   ) async -> Int {
     let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-    return await clock.advanceTimeline(
+    return await clock.advanceEvents(
       to: deadline.offset, caller: "TestQueue.advance(to: \(deadline))", timeout: timeout, site: site
     ).work
   }
@@ -282,7 +274,7 @@ public final class TestQueue: WorkScheduler, CustomStringConvertible {
     line: UInt = #line, column: UInt = #column
   ) async -> Int {
     let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-    return await clock.runTimeline(caller: "TestQueue.run()", timeout: timeout, site: site).work
+    return await clock.runEvents(caller: "TestQueue.run()", timeout: timeout, site: site).work
   }
 }
 

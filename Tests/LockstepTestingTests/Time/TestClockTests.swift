@@ -158,7 +158,7 @@ struct TestClockTests {
     #expect(issues.count == 2)
     #expect(issues.allSatisfy { $0.site.fileID.description == "LockstepTestingTests/TestClockTests.swift" })
     #expect(issues.first?.message.contains("advance(by: -0.001 seconds)") == true)
-    #expect(issues.last?.message.contains("already at 1.0 seconds") == true)
+    #expect(issues.last?.message.contains("the clock is at 1.0 seconds") == true)
     #expect(clock.now.offset == .seconds(1))
   }
 
