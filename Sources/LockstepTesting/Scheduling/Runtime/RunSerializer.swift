@@ -13,29 +13,26 @@ final class RunSerializer: Sendable {
 
   func acquire() async {
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      let acquired = state.withLock { state in
-        if !state.held {
-          state.held = true
-          return true
-        }
-        state.waiters.append { continuation.resume() }
-        return false
-      }
-      if acquired { continuation.resume() }
+      if take(orQueue: { continuation.resume() }) { continuation.resume() }
     }
   }
 
   func acquireBlocking() {
     let semaphore = DispatchSemaphore(value: 0)
-    let acquired = state.withLock { state in
+    if !take(orQueue: { semaphore.signal() }) { semaphore.wait() }
+  }
+
+  /// Takes the lock if it is free (`true`); otherwise queues `resume`, which ``release()`` calls
+  /// when the lock passes to this waiter.
+  private func take(orQueue resume: @escaping @Sendable () -> Void) -> Bool {
+    state.withLock { state in
       if !state.held {
         state.held = true
         return true
       }
-      state.waiters.append { semaphore.signal() }
+      state.waiters.append(resume)
       return false
     }
-    if !acquired { semaphore.wait() }
   }
 
   /// Passes the lock to the next waiter, or frees it.

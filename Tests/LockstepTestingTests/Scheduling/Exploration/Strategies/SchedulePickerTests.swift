@@ -2,33 +2,13 @@ import Testing
 
 @testable import LockstepTesting
 
-/// `tasks` tasks of `jobs` jobs each; after each job the task is ready again until it is done,
-/// like a task that yields. Returns the order of tasks and the picker's record.
-private func simulate<Picker: SchedulePicker>(
-  _ picker: inout Picker, tasks: Int, jobs: Int
-) -> [Int] {
-  var remaining = Array(repeating: jobs, count: tasks)
-  var previous = 0
-  var order: [Int] = []
-  while true {
-    let ready = (1...tasks).filter { remaining[$0 - 1] > 0 }
-    if ready.isEmpty { break }
-    let index = ready.count > 1 ? picker.pick(among: ready, previous: previous) : 0
-    let task = ready[index]
-    remaining[task - 1] -= 1
-    previous = task
-    order.append(task)
-  }
-  return order
-}
-
 /// Every interleaving of the simulated tasks, found depth-first by `ExhaustiveSearch`.
 private func exhaustiveOrders(tasks: Int, jobs: Int, maxPreemptions: Int) -> [[Int]] {
   var orders: [[Int]] = []
   var plan: [Int?]? = []
   while let next = plan {
     var picker = GuidedPicker(plan: next)
-    orders.append(simulate(&picker, tasks: tasks, jobs: jobs))
+    orders.append(simulateTasks(&picker, tasks: tasks, jobs: jobs))
     plan = ExhaustiveSearch.nextPlan(after: picker.record, maxPreemptions: maxPreemptions)
   }
   return orders
@@ -78,7 +58,7 @@ struct SchedulePickerTests {
   @Test func randomPicksRepeatForTheSameSeed() {
     func order(_ seed: UInt64) -> [Int] {
       var picker = RandomPicker(seed: seed)
-      return simulate(&picker, tasks: 3, jobs: 4)
+      return simulateTasks(&picker, tasks: 3, jobs: 4)
     }
     #expect(order(5) == order(5))
     #expect(Set((0..<20).map { order($0) }).count > 10)
@@ -88,7 +68,7 @@ struct SchedulePickerTests {
     var firstTasks: Set<[Int]> = []
     for seed in 0..<200 as Range<UInt64> {
       var picker = PCTPicker(seed: seed, depth: 1, expectedLength: 10)
-      let order = simulate(&picker, tasks: 3, jobs: 3)
+      let order = simulateTasks(&picker, tasks: 3, jobs: 3)
       #expect(picker.record.preemptions == 0)
       firstTasks.insert([order[0], order[3], order[6]])
     }
@@ -99,7 +79,7 @@ struct SchedulePickerTests {
     var preempted = 0
     for seed in 0..<200 as Range<UInt64> {
       var picker = PCTPicker(seed: seed, depth: 2, expectedLength: 8)
-      _ = simulate(&picker, tasks: 2, jobs: 4)
+      _ = simulateTasks(&picker, tasks: 2, jobs: 4)
       #expect(picker.record.preemptions <= 1)
       preempted += picker.record.preemptions
     }

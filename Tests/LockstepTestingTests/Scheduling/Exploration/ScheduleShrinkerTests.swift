@@ -1,0 +1,67 @@
+import Testing
+
+@testable import LockstepTesting
+
+/// Three tasks of three jobs, run by a guided plan; the "bug" shows whenever task 3 runs before
+/// task 1 has finished. Counts the schedules run.
+private final class Program: @unchecked Sendable {
+  var runs = 0
+  /// Fails only when the schedule also cancels (for the cancellation tests).
+  var needsCancellation = false
+
+  func run(_ plan: [Int?], _ cancelAt: Int?) -> ScheduleOutcome {
+    runs += 1
+    var picker = GuidedPicker(plan: plan)
+    let order = simulateTasks(&picker, tasks: 3, jobs: 3)
+    let lastOfTask1 = order.lastIndex(of: 1)!
+    let buggy = order.firstIndex(of: 3)! < lastOfTask1 && (!needsCancellation || cancelAt != nil)
+    return ScheduleOutcome(
+      failures: buggy ? ["task 3 ran before task 1 finished"] : [], trace: SchedulerTrace(),
+      record: picker.record, cancelAtWait: cancelAt, waits: 1, diverged: picker.diverged)
+  }
+}
+
+@Suite(.timeLimit(.minutes(1)))
+struct ScheduleShrinkerTests {
+  /// A needlessly complicated failing schedule: many switches between the three tasks.
+  private func complicatedFailure(_ program: Program, cancelAt: Int? = nil) -> ScheduleOutcome {
+    program.run([1, 2, 0, 1, 0, 1, 0], cancelAt)
+  }
+
+  @Test func shrinksToFewerPreemptionsAndStillFails() async {
+    let program = Program()
+    let found = complicatedFailure(program)
+    #expect(found.failed && found.record.preemptions > 1)
+    let shrinker = ScheduleShrinker { plan, cancelAt in program.run(plan, cancelAt) }
+    let simplest = await shrinker.shrink(found)
+    #expect(simplest.failed)
+    #expect(simplest.record.preemptions == 1, "one preemption suffices: \(simplest.record.choices)")
+    #expect(simplest.complexity < found.complexity)
+  }
+
+  @Test func dropsAnInjectedCancellationThatTheFailureDoesNotNeed() async {
+    let program = Program()
+    let found = complicatedFailure(program, cancelAt: 0)
+    let simplest = await ScheduleShrinker { plan, cancelAt in program.run(plan, cancelAt) }
+      .shrink(found)
+    #expect(simplest.failed && simplest.cancelAtWait == nil)
+  }
+
+  @Test func keepsAnInjectedCancellationThatTheFailureNeeds() async {
+    let program = Program()
+    program.needsCancellation = true
+    let found = complicatedFailure(program, cancelAt: 0)
+    let simplest = await ScheduleShrinker { plan, cancelAt in program.run(plan, cancelAt) }
+      .shrink(found)
+    #expect(simplest.failed && simplest.cancelAtWait == 0)
+  }
+
+  @Test func runsNoMoreSchedulesThanItsBudget() async {
+    let program = Program()
+    let found = complicatedFailure(program)
+    program.runs = 0
+    _ = await ScheduleShrinker(budget: 2) { plan, cancelAt in program.run(plan, cancelAt) }
+      .shrink(found)
+    #expect(program.runs <= 2)
+  }
+}
