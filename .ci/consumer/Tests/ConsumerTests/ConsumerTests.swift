@@ -1,0 +1,81 @@
+import ConsumerApp
+import Lockstep
+import LockstepTesting
+import Testing
+import XCTest
+
+struct FakeNames: NameService {
+  let calls = ControlledCalls<Void, String>("names")
+  func fetchName() async throws -> String { try await calls.call(()) }
+}
+
+@MainActor @Test(.verifyingControlledCalls, .timeLimit(.minutes(1)))
+func theNewestLoadWins() async throws {
+  let clock = TestClock()
+  let tasks = TestTaskFactory()
+  let names = FakeNames()
+  let model = GreetingModel(service: names, clock: clock, tasks: tasks)
+  model.load()
+  model.load()
+  try await clock.waitForSleepers(count: 2)
+  await clock.advance(by: .milliseconds(100))
+  try await names.calls.waitUntilPending(1)
+  names.calls.succeed(1, with: "Blob")
+  try await tasks.waitUntilIdle()
+  #expect(model.greeting == "Hello, Blob!")
+  #expect(tasks.createdCount == 2)
+}
+
+@MainActor @Test(.deterministic(seed: 3), .timeLimit(.minutes(1)))
+func underTheSchedulerSleepsAreVirtual() async throws {
+  let clock = TestClock(advancesAutomatically: true)
+  let tasks = TestTaskFactory()
+  let gate = Gate("names")
+  struct Gated: NameService {
+    let gate: Gate
+    func fetchName() async throws -> String {
+      try await gate.wait()
+      return "Ada"
+    }
+  }
+  let model = GreetingModel(service: Gated(gate: gate), clock: clock, tasks: tasks)
+  model.load()
+  try await gate.waitForArrivals(1)
+  gate.open()
+  try await tasks.waitUntilIdle()
+  #expect(model.greeting == "Hello, Ada!")
+}
+
+@Test(.timeLimit(.minutes(1)))
+func exploreFindsNoFailureInACorrectCounter() async {
+  let result = await explore(.exhaustive(maxPreemptions: 1)) {
+    actor Counter {
+      var value = 0
+      func increment() { value += 1 }
+    }
+    let counter = Counter()
+    async let first: Void = counter.increment()
+    async let second: Void = counter.increment()
+    _ = await (first, second)
+    #expect(await counter.value == 2)
+  }
+  #expect(result.failure == nil && result.isComplete)
+}
+
+@Test(.timeLimit(.minutes(1)))
+func misuseIsReportedAtTheCallersLine() async {
+  let (_, issues) = await collectingIssues { _ = Barrier(parties: 0) }
+  #expect(issues.count == 1)
+  #expect(issues.first?.site.fileID.description == "ConsumerTests/ConsumerTests.swift")
+}
+
+final class ConsumerXCTests: XCTestCase {
+  func testADeterministicRunReturnsItsTrace() async throws {
+    let outcome = try await runDeterministically(seed: 1) { () async -> Int in
+      let child = Task { 21 }
+      return await child.value * 2
+    }
+    XCTAssertEqual(outcome.value, 42)
+    XCTAssertFalse(outcome.trace.steps.isEmpty)
+  }
+}
