@@ -92,9 +92,10 @@ private func runControlled(count: Int, order: [Int]) async throws {
   for id in 1...count { try await calls.waitUntilPending(id, timeout: .seconds(120)) }
   for id in order { calls.succeed(id, with: id) }
   await finished.wait()
-  guard calls.pendingCount == 0, calls.callCount == count else {
-    fatalError("benchmark workload left calls pending")
-  }
+  try require(
+    calls.pendingCount == 0 && calls.callCount == count,
+    "\(calls.callCount) of \(count) calls arrived and \(calls.pendingCount) are still pending "
+      + "after every call was completed")
 }
 
 private func runBare(count: Int, order: [Int]) async {
@@ -109,11 +110,6 @@ private func runBare(count: Int, order: [Int]) async {
   await calls.waitUntilAllArrived()
   for id in order { calls.complete(id) }
   await finished.wait()
-}
-
-private func middle(_ samples: [Double]) -> Double {
-  let sorted = samples.sorted()
-  return sorted[sorted.count / 2]
 }
 
 /// 10,000 controlled calls created, each awaited as pending, completed out of order; against a
@@ -132,14 +128,13 @@ func controlledCallsCase(quick: Bool) -> BenchmarkCase {
       bareSamples.append(await seconds { await runBare(count: count, order: order) })
       controlledSamples.append(try await seconds { try await runControlled(count: count, order: order) })
     }
-    let bare = middle(bareSamples) / Double(count) * 1e6
-    let controlled = middle(controlledSamples) / Double(count) * 1e6
-    let ratio = controlled / bare
+    let bare = median(bareSamples) / Double(count) * 1e6
+    let controlled = median(controlledSamples) / Double(count) * 1e6
     return [
-      Measurement(
-        benchmarkCase: "controlled-calls", metric: "cost per call (ratio to bare continuation)",
-        value: controlled, unit: "µs", baseline: bare, ratio: ratio,
-        goal: "ratio ≤ 3 (same order as a bare continuation round trip)", met: ratio <= 3)
+      .compared(
+        "controlled-calls", "cost per call", controlled, "µs",
+        against: "a bare withCheckedContinuation round trip, same calls, same order",
+        baseline: bare, goal: "≤ 3", met: controlled / bare <= 3)
     ]
   }
 }

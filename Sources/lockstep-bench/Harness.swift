@@ -1,24 +1,65 @@
 import Foundation
 
-/// One measured figure: a Lockstep operation against a baseline measured in the same run.
+/// One measured figure. A figure compared with something is compared with a baseline measured in
+/// the same run (`against` says what it is): only such a comparison has a goal and a `met`. A
+/// figure on its own (`against == nil`) has neither.
 struct Measurement: Codable {
   let benchmarkCase: String
   let metric: String
   /// Median over the repetitions, in the unit named by `unit`.
   let value: Double
   let unit: String
-  /// The baseline's median, measured in the same run, in the same unit (nil when not applicable).
+  /// What the value is compared with, measured in this run: "the same test with real sleeps".
+  let against: String?
+  /// The baseline's median, in the same unit as `value`.
   let baseline: Double?
-  /// value / baseline, or another dimensionless figure (growth exponent, speed-up).
+  /// The dimensionless result of the comparison; `ratioIs` says how it is computed.
   let ratio: Double?
-  let goal: String
+  let ratioIs: String?
+  /// The goal for `ratio`, and whether this run met it. A missed goal is reported, never a
+  /// failure of the run: on a shared machine a speed figure moves with the load.
+  let goal: String?
   let met: Bool?
+
+  /// A figure on its own: no baseline, no goal.
+  static func figure(_ benchmarkCase: String, _ metric: String, _ value: Double, _ unit: String)
+    -> Measurement
+  {
+    Measurement(
+      benchmarkCase: benchmarkCase, metric: metric, value: value, unit: unit, against: nil,
+      baseline: nil, ratio: nil, ratioIs: nil, goal: nil, met: nil)
+  }
+
+  /// A figure compared with a baseline measured in the same run. `ratio` defaults to value ÷
+  /// baseline.
+  static func compared(
+    _ benchmarkCase: String, _ metric: String, _ value: Double, _ unit: String,
+    against: String, baseline: Double, ratio: Double? = nil, ratioIs: String = "value ÷ baseline",
+    goal: String? = nil, met: Bool? = nil
+  ) -> Measurement {
+    Measurement(
+      benchmarkCase: benchmarkCase, metric: metric, value: value, unit: unit, against: against,
+      baseline: baseline, ratio: ratio ?? value / baseline, ratioIs: ratioIs, goal: goal, met: met)
+  }
 }
 
-/// A benchmark case: runs its workload and returns its measurements.
+/// A benchmark case: runs its workload, checks that it did what it should, and returns its
+/// measurements.
 struct BenchmarkCase {
   let name: String
   let run: () async throws -> [Measurement]
+}
+
+/// The workload did not do what it should (a sleeper not woken, a call left pending, a failure
+/// that is not the expected one): a Lockstep bug, and the case's figures would mean nothing. It
+/// fails the case and makes the bench exit non-zero.
+struct BenchmarkFailure: Error, CustomStringConvertible {
+  let description: String
+}
+
+/// Throws a ``BenchmarkFailure`` with `message` unless `condition` holds.
+func require(_ condition: Bool, _ message: @autoclosure () -> String) throws {
+  if !condition { throw BenchmarkFailure(description: message()) }
 }
 
 /// Wall-clock seconds of one run of `body`.
@@ -35,8 +76,28 @@ func medianSeconds(repetitions: Int = 5, _ body: () async throws -> Void) async 
   _ = try await seconds(body)
   var samples: [Double] = []
   for _ in 0..<repetitions { samples.append(try await seconds(body)) }
-  samples.sort()
-  return samples[samples.count / 2]
+  return median(samples)
+}
+
+/// The medians of `first` and `second`, measured in turns (first, second, first…) so that load from
+/// other processes hits both alike. Runs each once first to warm up.
+func alternatingMedianSeconds(
+  repetitions: Int, _ first: () async throws -> Void, _ second: () async throws -> Void
+) async rethrows -> (first: Double, second: Double) {
+  _ = try await seconds(first)
+  _ = try await seconds(second)
+  var firstSamples: [Double] = []
+  var secondSamples: [Double] = []
+  for _ in 0..<repetitions {
+    firstSamples.append(try await seconds(first))
+    secondSamples.append(try await seconds(second))
+  }
+  return (median(firstSamples), median(secondSamples))
+}
+
+func median(_ samples: [Double]) -> Double {
+  let sorted = samples.sorted()
+  return sorted[sorted.count / 2]
 }
 
 /// The cases selected by `--only <substring>`; all of them without the flag.

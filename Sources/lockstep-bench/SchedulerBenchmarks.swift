@@ -6,7 +6,7 @@ private actor Contended {
   func increment() { value += 1 }
 }
 
-/// 100,000 `Task {}` created and awaited.
+/// `count` `Task {}` created and awaited.
 private func spawnAndAwait(_ count: Int) async {
   var tasks: [Task<Void, Never>] = []
   tasks.reserveCapacity(count)
@@ -14,38 +14,28 @@ private func spawnAndAwait(_ count: Int) async {
   for task in tasks { await task.value }
 }
 
-/// `count` actor calls from 10 concurrent tasks.
-private func contendedActorCalls(_ count: Int) async {
+/// `count` actor calls from 10 concurrent tasks; returns the actor's count of calls.
+private func contendedActorCalls(_ count: Int) async -> Int {
   let actor = Contended()
   await withTaskGroup(of: Void.self) { group in
     for _ in 0..<10 {
       group.addTask { for _ in 0..<(count / 10) { await actor.increment() } }
     }
   }
+  return await actor.value
 }
 
+/// A task group of `count` empty children. (A run that lost one of them would not return: it
+/// would fail with a deadlock report.)
 private func groupChildren(_ count: Int) async {
   await withTaskGroup(of: Void.self) { group in
     for _ in 0..<count { group.addTask {} }
   }
 }
 
-/// The medians of `first` and `second`, measured in turns (first, second, first…) so that load from
-/// other processes hits both alike. Runs each once first to warm up.
-private func alternatingMedianSeconds(
-  repetitions: Int, _ first: () async throws -> Void, _ second: () async throws -> Void
-) async rethrows -> (first: Double, second: Double) {
-  _ = try await seconds(first)
-  _ = try await seconds(second)
-  var firstSamples: [Double] = []
-  var secondSamples: [Double] = []
-  for _ in 0..<repetitions {
-    firstSamples.append(try await seconds(first))
-    secondSamples.append(try await seconds(second))
-  }
-  firstSamples.sort()
-  secondSamples.sort()
-  return (firstSamples[repetitions / 2], secondSamples[repetitions / 2])
+/// Ten sleeps of `each`, one after the other.
+private func sleepTenTimes(_ each: Duration) async throws {
+  for _ in 0..<10 { try await Task.sleep(for: each) }
 }
 
 func schedulerCase(quick: Bool) -> BenchmarkCase {
@@ -53,8 +43,7 @@ func schedulerCase(quick: Bool) -> BenchmarkCase {
     let count = quick ? 10_000 : 100_000
     let repetitions = quick ? 3 : 5
     var results: [Measurement] = []
-
-    func jobsPerSecond(_ seconds: Double, jobs: Int) -> Double { Double(jobs) / seconds }
+    let globalExecutor = "the same work on the global executor"
 
     // Task {} + await.
     var jobs = 0
@@ -62,34 +51,40 @@ func schedulerCase(quick: Bool) -> BenchmarkCase {
       jobs = try await runDeterministically(timeout: .seconds(600)) { await spawnAndAwait(count) }
         .trace.steps.count
     }
+    try require(jobs > count, "the scheduler ran \(jobs) jobs for \(count) tasks")
     let spawnGlobal = await medianSeconds(repetitions: repetitions) { await spawnAndAwait(count) }
-    let spawnRatio = spawnGlobal / spawnScheduler
     results.append(
-      Measurement(
-        benchmarkCase: "scheduler-spawn", metric: "Task {} + await, jobs/s (scheduler)",
-        value: jobsPerSecond(spawnScheduler, jobs: jobs), unit: "jobs/s",
-        baseline: jobsPerSecond(spawnGlobal, jobs: jobs), ratio: spawnRatio,
-        goal: "≥ 0.8 of the global executor (same work)", met: spawnRatio >= 0.8))
+      .compared(
+        "scheduler-spawn", "Task {} + await on the scheduler", Double(jobs) / spawnScheduler,
+        "jobs/s", against: globalExecutor, baseline: Double(jobs) / spawnGlobal,
+        goal: "≥ 0.8", met: spawnGlobal / spawnScheduler >= 0.8))
 
     // Contended actor calls. Under the scheduler the ten tasks never contend (one thread: each
     // call takes the free actor inline, 13 jobs in all), so a repetition takes ~2 ms and the
     // scheduler adds only its fixed cost per run. At that size a burst of load from another
     // process decides a median of a few runs: many repetitions, alternating the two sides.
+    let expectedCalls = count / 10 * 10
+    var wrongCounts: [Int] = []
     let (actorScheduler, actorGlobal) = try await alternatingMedianSeconds(
       repetitions: repetitions * 5,
       {
-        _ = try await runDeterministically(timeout: .seconds(600)) {
+        let calls = try await withDeterministicScheduling(timeout: .seconds(600)) {
           await contendedActorCalls(count)
         }
+        if calls != expectedCalls { wrongCounts.append(calls) }
       },
-      { await contendedActorCalls(count) })
-    let actorRatio = actorGlobal / actorScheduler
+      {
+        let calls = await contendedActorCalls(count)
+        if calls != expectedCalls { wrongCounts.append(calls) }
+      })
+    try require(
+      wrongCounts.isEmpty, "the actor counted \(wrongCounts) calls instead of \(expectedCalls)")
     results.append(
-      Measurement(
-        benchmarkCase: "scheduler-actor", metric: "contended actor calls, calls/s (scheduler)",
-        value: Double(count) / actorScheduler, unit: "calls/s",
-        baseline: Double(count) / actorGlobal, ratio: actorRatio,
-        goal: "≥ 0.8 of the global executor (same work)", met: actorRatio >= 0.8))
+      .compared(
+        "scheduler-actor", "contended actor calls on the scheduler",
+        Double(expectedCalls) / actorScheduler, "calls/s", against: globalExecutor,
+        baseline: Double(expectedCalls) / actorGlobal, goal: "≥ 0.8",
+        met: actorGlobal / actorScheduler >= 0.8))
 
     // Seeded pick versus FIFO on a huge task group. The Swift 6.3 runtime unlinks a finished
     // child from its group with a linear walk, so a uniformly random order over all ready jobs was
@@ -97,30 +92,40 @@ func schedulerCase(quick: Bool) -> BenchmarkCase {
     // within a bounded window (see `ReadyQueue`).
     let groupSize = count
     let fifo = try await medianSeconds(repetitions: repetitions) {
-      _ = try await runDeterministically(timeout: .seconds(600)) { await groupChildren(groupSize) }
+      try await withDeterministicScheduling(timeout: .seconds(600)) { await groupChildren(groupSize) }
     }
     let seeded = try await medianSeconds(repetitions: repetitions) {
-      _ = try await runDeterministically(seed: 42, timeout: .seconds(600)) {
+      try await withDeterministicScheduling(seed: 42, timeout: .seconds(600)) {
         await groupChildren(groupSize)
       }
     }
     results.append(
-      Measurement(
-        benchmarkCase: "scheduler-seeded", metric: "\(groupSize)-child group, seeded / FIFO time",
-        value: seeded * 1000, unit: "ms", baseline: fifo * 1000, ratio: seeded / fifo,
-        goal: "ratio ≤ 2", met: seeded / fifo <= 2))
+      .compared(
+        "scheduler-seeded", "\(groupSize)-child group, seeded order", seeded * 1000, "ms",
+        against: "the same group in FIFO order", baseline: fifo * 1000, goal: "≤ 2",
+        met: seeded / fifo <= 2))
 
-    // Ten minutes of sleeps.
+    // Ten minutes of sleeps in virtual time, against ten real sleeps of 1 ms (10 ms in all) on
+    // the global executor: virtual time must make the ten minutes cheaper than the 10 ms.
+    var virtualEnd: Duration = .zero
+    var wakeUps = 0
     let sleeping = try await medianSeconds(repetitions: repetitions) {
-      _ = try await runDeterministically {
-        for _ in 0..<10 { try await Task.sleep(for: .seconds(60)) }
-      }
+      let trace = try await runDeterministically { try await sleepTenTimes(.seconds(60)) }.trace
+      virtualEnd = trace.steps.last?.time ?? .zero
+      wakeUps = trace.steps.filter(\.wokeFromSleep).count
+    }
+    try require(
+      virtualEnd == .seconds(600) && wakeUps == 10,
+      "ten sleeps of 60 s ended at \(virtualEnd) of virtual time with \(wakeUps) wake-ups "
+        + "(expected 600 seconds, 10)")
+    let realSleeps = try await medianSeconds(repetitions: repetitions) {
+      try await sleepTenTimes(.milliseconds(1))
     }
     results.append(
-      Measurement(
-        benchmarkCase: "scheduler-virtual-time", metric: "model sleeping 10 minutes, wall time",
-        value: sleeping * 1000, unit: "ms", baseline: nil, ratio: nil, goal: "< 10 ms",
-        met: sleeping < 0.010))
+      .compared(
+        "scheduler-virtual-time", "ten sleeps of 60 s in virtual time, wall time", sleeping * 1000,
+        "ms", against: "ten real sleeps of 1 ms on the global executor",
+        baseline: realSleeps * 1000, goal: "< 1", met: sleeping < realSleeps))
     return results
   }
 }

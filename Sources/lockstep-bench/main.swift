@@ -1,8 +1,11 @@
 import Foundation
 
-// Every figure is a ratio against a baseline measured in this same run (medians of several
+// Every comparison is against a baseline measured in this same run (medians of several
 // repetitions), because the machines are shared and noisy. Build in release:
-//   swift run -c release lockstep-bench [--json path] [--quick]
+//   swift run -c release lockstep-bench [--quick] [--only <case>] [--json path]
+//
+// The bench exits non-zero when a workload does not do what it should (a correctness failure: a
+// Lockstep bug), never because a speed goal was missed.
 
 let arguments = CommandLine.arguments
 let quick = arguments.contains("--quick")
@@ -22,23 +25,46 @@ let cases: [BenchmarkCase] = onlySelected([
   explorationCase(quick: quick),
 ])
 
+/// `12.3457`, `1,234,567`: four significant decimals for small figures, none for large ones.
+func formatted(_ value: Double) -> String {
+  abs(value) >= 10_000 ? String(format: "%.0f", value) : String(format: "%.4g", value)
+}
+
+func printMeasurement(_ result: Measurement) {
+  print("    \(result.metric): \(formatted(result.value)) \(result.unit)")
+  guard let against = result.against, let baseline = result.baseline, let ratio = result.ratio
+  else { return }
+  var line = "      against \(against): \(formatted(baseline)) \(result.unit)"
+  line += "; \(result.ratioIs ?? "ratio") = \(formatted(ratio))"
+  if let goal = result.goal, let met = result.met { line += "; goal \(goal): \(met ? "met" : "NOT met")" }
+  print(line)
+}
+
 var all: [Measurement] = []
+var failedCases: [String] = []
 for benchmarkCase in cases {
   print("• \(benchmarkCase.name)")
-  let results = try await benchmarkCase.run()
-  for result in results {
-    let ratio = result.ratio.map { String(format: "%.3f", $0) } ?? "-"
-    let met = result.met.map { $0 ? "yes" : "NO" } ?? "-"
-    print(
-      "    \(result.metric.padding(toLength: 44, withPad: " ", startingAt: 0))"
-        + " \(String(format: "%12.4f", result.value)) \(result.unit.padding(toLength: 8, withPad: " ", startingAt: 0))"
-        + " ratio \(ratio.padding(toLength: 9, withPad: " ", startingAt: 0)) goal: \(result.goal) met: \(met)"
-    )
+  do {
+    let results = try await benchmarkCase.run()
+    results.forEach(printMeasurement)
+    all.append(contentsOf: results)
+  } catch {
+    failedCases.append(benchmarkCase.name)
+    print("    ✘ FAILED: \(error)")
   }
-  all.append(contentsOf: results)
 }
 
 let encoder = JSONEncoder()
 encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
 try encoder.encode(all).write(to: URL(fileURLWithPath: jsonPath))
 print("Wrote \(all.count) measurements to \(jsonPath)")
+let goals = all.compactMap(\.met)
+print(
+  "Goals met: \(goals.filter { $0 }.count) of \(goals.count) (a missed goal is reported, never a "
+    + "failure: speed moves with the machine's load).")
+if failedCases.isEmpty {
+  print("Every workload did what it should.")
+} else {
+  print("✘ \(failedCases.count) case(s) FAILED a correctness check: \(failedCases.joined(separator: "; "))")
+  exit(1)
+}
