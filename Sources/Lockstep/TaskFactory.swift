@@ -150,10 +150,14 @@ public struct LiveTaskFactory: TaskFactory {
     name: String?, priority: TaskPriority?, site: CallSite,
     operation: sending @escaping @isolated(any) () async -> Success
   ) -> Task<Success, Never> {
+    let task: Task<Success, Never>
     if #available(LockstepTaskNames , *) {
-      return Task(name: name, priority: priority, operation: operation)
+      task = Task(name: name, priority: priority, operation: operation)
+    } else {
+      task = Task(priority: priority, operation: operation)
     }
-    return Task(priority: priority, operation: operation)
+    TaskCreationObservation.observer?.taskCreated(task, name: name, site: site)
+    return task
   }
 
   /// Creates the throwing task with `Task(name:priority:operation:)`.
@@ -167,9 +171,13 @@ public struct LiveTaskFactory: TaskFactory {
     name: String?, priority: TaskPriority?, site: CallSite,
     operation: sending @escaping @isolated(any) () async throws -> Success
   ) -> Task<Success, any Error> {
+    let task: Task<Success, any Error>
     if #available(LockstepTaskNames , *) {
-      return Task(name: name, priority: priority, operation: operation)
+      task = Task(name: name, priority: priority, operation: operation)
+    } else {
+      task = Task(priority: priority, operation: operation)
     }
-    return Task(priority: priority, operation: operation)
+    TaskCreationObservation.observer?.taskCreated(task, name: name, site: site)
+    return task
   }
 }

@@ -179,12 +179,12 @@ public struct SchedulerTime: InstantProtocol, CustomStringConvertible {
     lhs.offset < rhs.offset
   }
 
-  /// The offset, e.g. `1.5 seconds`.
+  /// The offset as people write it, e.g. `1.5 s` or `300 ms`.
   ///
   /// ```swift
-  /// print(queue.now)   // "0.3 seconds"
+  /// print(queue.now)   // "300 ms"
   /// ```
-  public var description: String { "\(offset)" }
+  public var description: String { offset.lockstepText }
 }
 
 /// The handle of work scheduled on a ``WorkScheduler``: cancel it to keep the work from running,

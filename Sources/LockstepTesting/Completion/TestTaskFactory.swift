@@ -168,15 +168,17 @@ public final class TestTaskFactory: TaskFactory, Sendable {
   /// Registers a task and creates it in one critical section, so that its handle is stored before
   /// anyone can ask to cancel it. Creating a task only enqueues it: no user code runs under the
   /// lock, and a task that finishes at once simply waits for the lock to record it.
-  private func track<T: CancellableTask>(
-    name: String?, site: CallSite, create: (Int, Locked<Registry>) -> T
-  ) -> T {
-    registry.withLock { state in
+  private func track<Success, Failure>(
+    name: String?, site: CallSite, create: (Int, Locked<Registry>) -> Task<Success, Failure>
+  ) -> Task<Success, Failure> {
+    let task = registry.withLock { state in
       let slot = state.register(name: name, site: site)
       let task = create(slot, registry)
       _ = state.attach(task, to: slot)
       return task
     }
+    CurrentRun.noteCreated(task, name: name, site: site)
+    return task
   }
 }
 

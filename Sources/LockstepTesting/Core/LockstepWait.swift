@@ -45,7 +45,8 @@ nonisolated(nonsending) func lockstepWait(
       let bound = Timeouts.start(after: timeout) {
         // Describe what is pending while this waiter still counts as pending.
         let error = WaitTimeoutError(
-          awaited: awaited(), timeout: timeout, site: site, pending: pending())
+          awaited: awaited(), timeout: timeout, site: site, pending: pending(),
+          isVirtualTime: CurrentRun.isActive)
         depart(id)?.resume(throwing: error)
       }
       timer.withLock { $0 = bound }

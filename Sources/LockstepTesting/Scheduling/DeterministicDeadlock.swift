@@ -59,7 +59,7 @@ public struct DeterministicDeadlock: Error, CustomStringConvertible, Sendable {
   public var description: String {
     var text =
       "Deadlock in the deterministic run started at \(site): the body has not finished, no job is "
-      + "ready and no task sleeps (virtual time \(virtualTime), \(trace.steps.count) jobs run)."
+      + "ready and no task sleeps (virtual time \(virtualTime.lockstepText), \(trace.steps.count) jobs run)."
     if tasks.isEmpty {
       text += " No task of the run is known."
     } else {

@@ -50,7 +50,7 @@ public struct SchedulerTrace: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
       var text = task.map { "task \($0)" } ?? "job"
       if isMainActor { text += " @MainActor" }
-      text += " at \(time)"
+      text += " at \(time.lockstepText)"
       if wokeFromSleep { text += " (woke)" }
       return text
     }

@@ -3,7 +3,8 @@
 ///
 /// A step that runs an actor's queued work appears under the task whose work it ran, when that
 /// task did something Lockstep saw (a note, a wait); such steps without any are left out. One
-/// actor job can run the work of several tasks, so a step number can appear on two lines.
+/// actor job can run the work of several tasks: its step number then appears on one line per
+/// task, the later ones ending with "in the same actor job as the line above".
 ///
 /// ``explore(_:cancellation:maxSteps:timeout:fileID:filePath:line:column:_:)`` prints the timeline
 /// of a failing schedule; any run's timeline is ``SchedulerTrace/timeline``:
@@ -111,7 +112,7 @@ public struct Timeline: Sendable, Equatable, CustomStringConvertible {
       let events = eventsByStep[index] ?? []
       var tasks: [Int] = step.task.map { [$0] } ?? []
       for event in events where !tasks.contains(event.task) { tasks.append(event.task) }
-      for task in tasks {
+      for (position, task) in tasks.enumerated() {
         let arrival =
           seen.insert(task).inserted
           ? "started" : step.wokeFromSleep && task == step.task ? "woke from its sleep" : "resumed"
@@ -127,6 +128,8 @@ public struct Timeline: Sendable, Equatable, CustomStringConvertible {
           case .finished: actions.append("finished")
           }
         }
+        // One actor job ran the work of several tasks: the step number repeats, and says why.
+        if position > 0 { actions.append("in the same actor job as the line above") }
         entries.append(
           Entry(
             step: index + 1, task: task, taskName: name(task), time: step.time, actions: actions,
@@ -198,14 +201,6 @@ public struct Timeline: Sendable, Equatable, CustomStringConvertible {
     CurrentRun.note(message())
   }
 
-  static func format(_ duration: Duration) -> String {
-    let (seconds, attoseconds) = duration.components
-    let milliseconds = Double(seconds) * 1_000 + Double(attoseconds) / 1e15
-    if milliseconds < 1_000 {
-      return milliseconds == milliseconds.rounded()
-        ? "\(Int(milliseconds)) ms" : "\(milliseconds) ms"
-    }
-    let totalSeconds = milliseconds / 1_000
-    return totalSeconds == totalSeconds.rounded() ? "\(Int(totalSeconds)) s" : "\(totalSeconds) s"
-  }
+  /// A virtual time as people write it: `80 ms`, `2.08 s`.
+  static func format(_ duration: Duration) -> String { duration.lockstepText }
 }

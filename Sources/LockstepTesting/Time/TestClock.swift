@@ -132,7 +132,7 @@ public final class TestClock: Clock, Sendable, CustomStringConvertible {
     /// ```swift
     /// print(clock.now)   // "0.08 seconds"
     /// ```
-    public var description: String { "\(offset)" }
+    public var description: String { offset.lockstepText }
   }
 
   /// Internal: the `TestQueue`s on this clock keep their work here, on one timeline.
@@ -224,8 +224,8 @@ public final class TestClock: Clock, Sendable, CustomStringConvertible {
   /// ```
   public var description: String {
     let (now, count, next) = state.withLock { ($0.now, $0.sleeperCount, $0.nextDeadline()) }
-    return "TestClock(now: \(now), \(count) sleeper(s)"
-      + (next.map { ", next deadline \($0))" } ?? ")")
+    return "TestClock(now: \(now.lockstepText), \(count) sleeper(s)"
+      + (next.map { ", next deadline \($0.lockstepText))" } ?? ")")
   }
 
   /// Suspends until the test moves the clock to `deadline` or later.
@@ -325,7 +325,7 @@ public final class TestClock: Clock, Sendable, CustomStringConvertible {
   ) async -> Int {
     let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     return await advanceEvents(
-      by: duration, caller: "TestClock.advance(by: \(duration))", timeout: timeout, site: site
+      by: duration, caller: "TestClock.advance(by: \(duration.lockstepText))", timeout: timeout, site: site
     ).sleepers
   }
 

@@ -64,7 +64,7 @@ extension TestClock {
       counts.work += step.work
       if ContinuousClock.now >= limit, state.withLock({ $0.nextEventDeadline() }) != nil {
         reportIssue(
-          "\(caller) gave up after \(timeout) of real time with sleepers or work left (does the "
+          "\(caller) gave up after \(timeout.lockstepText) of real time with sleepers or work left (does the "
             + "code under test sleep or reschedule in an endless loop? advance(to:) a bounded time "
             + "instead). \(self)",
           at: site)
@@ -95,7 +95,7 @@ extension TestClock {
         } catch {
           reportIssue(
             "\(caller): woken sleeper \(counts.sleepers) did not return from sleep within "
-              + "\(timeout); is the executor that runs it blocked? \(error)",
+              + "\(timeout.lockstepText); is the executor that runs it blocked? \(error)",
             at: site)
           waiting = false
         }
@@ -104,7 +104,7 @@ extension TestClock {
         item.body()
         if counts.work % 4096 == 0, ContinuousClock.now >= limit {
           reportIssue(
-            "\(caller) gave up after \(timeout) of real time: work due now keeps scheduling more "
+            "\(caller) gave up after \(timeout.lockstepText) of real time: work due now keeps scheduling more "
               + "work due now (an endless loop?). \(self)",
             at: site)
           return counts

@@ -139,9 +139,9 @@ public final class TestQueue: WorkScheduler, CustomStringConvertible {
   public var description: String {
     let queue = id
     let (now, pending) = clock.state.withLock { ($0.now, $0.pendingWork(of: queue)) }
-    guard !pending.isEmpty else { return "\(label): nothing pending (now \(now))" }
-    let items = pending.prefix(5).map { "at \($0.deadline), scheduled at \($0.site)" }
-    return "\(label): \(pending.count) pending (now \(now)): " + items.joined(separator: "; ")
+    guard !pending.isEmpty else { return "\(label): nothing pending (now \(now.lockstepText))" }
+    let items = pending.prefix(5).map { "at \($0.deadline.lockstepText), scheduled at \($0.site)" }
+    return "\(label): \(pending.count) pending (now \(now.lockstepText)): " + items.joined(separator: "; ")
       + (pending.count > 5 ? "; …" : "")
   }
 
@@ -180,7 +180,7 @@ public final class TestQueue: WorkScheduler, CustomStringConvertible {
       count += 1
       if count % 4096 == 0, ContinuousClock.now >= limit {
         reportIssue(
-          "TestQueue.runDueWork() gave up after \(timeout) of real time: work due now keeps "
+          "TestQueue.runDueWork() gave up after \(timeout.lockstepText) of real time: work due now keeps "
             + "scheduling more work due now (an endless loop?). \(self)",
           at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
         break
@@ -220,7 +220,7 @@ public final class TestQueue: WorkScheduler, CustomStringConvertible {
   ) async -> Int {
     let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     return await clock.advanceEvents(
-      by: duration, caller: "TestQueue.advance(by: \(duration))", timeout: timeout, site: site
+      by: duration, caller: "TestQueue.advance(by: \(duration.lockstepText))", timeout: timeout, site: site
     ).work
   }
 

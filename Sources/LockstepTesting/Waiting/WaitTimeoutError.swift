@@ -43,6 +43,12 @@ public struct WaitTimeoutError: Error, CustomStringConvertible, Sendable {
   /// for item in error.pending { print(item) }   // task #1 "load profile", created at …
   /// ```
   public let pending: [String]
+  /// Whether the limit elapsed in a deterministic run's virtual time rather than in real time.
+  ///
+  /// ```swift
+  /// if error.isVirtualTime { print("the run's virtual clock reached the bound") }
+  /// ```
+  public let isVirtualTime: Bool
 
   /// Creates an error for a wait that gave up.
   ///
@@ -51,10 +57,15 @@ public struct WaitTimeoutError: Error, CustomStringConvertible, Sendable {
   ///                        site: CallSite(), pending: ["3 of 5 entries loaded"])
   /// ```
   public init(awaited: String, timeout: Duration, site: CallSite, pending: [String]) {
+    self.init(awaited: awaited, timeout: timeout, site: site, pending: pending, isVirtualTime: false)
+  }
+
+  init(awaited: String, timeout: Duration, site: CallSite, pending: [String], isVirtualTime: Bool) {
     self.awaited = awaited
     self.timeout = timeout
     self.site = site
     self.pending = pending
+    self.isVirtualTime = isVirtualTime
   }
 
   /// A readable explanation, listing the pending items one a line.
@@ -63,12 +74,20 @@ public struct WaitTimeoutError: Error, CustomStringConvertible, Sendable {
   /// print(error)   // "Timed out after 10.0 seconds at … Still pending: …"
   /// ```
   public var description: String {
-    var text = "Timed out after \(timeout) at \(site) waiting for \(awaited)."
+    let limit = timeout.lockstepText + (isVirtualTime ? " of virtual time" : "")
+    var text = "Timed out after \(limit) at \(site) waiting for \(awaited)."
     if pending.isEmpty {
       text += " Nothing else was pending."
     } else {
       text += " Still pending:"
       for item in pending { text += "\n  - \(item)" }
+    }
+    if isVirtualTime {
+      text +=
+        "\nThe wait ran inside a deterministic run, where its bound is virtual time: time moves "
+        + "only when no job is ready, so the run reached the bound with nothing left to make this "
+        + "happen but sleeps that end later. Make sure something opens, completes or advances what "
+        + "this waits for; if the code under test legitimately sleeps longer, raise `timeout:`."
     }
     return text
   }

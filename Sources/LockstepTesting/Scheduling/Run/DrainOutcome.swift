@@ -6,11 +6,14 @@ enum DrainOutcome {
   case timedOut(SchedulerTrace)
   /// The run executed its step limit without the body finishing (exploration's `maxSteps`).
   case tooManySteps(SchedulerTrace)
+  /// A task slept until deadlines computed from the real clock: the run stopped.
+  case realClockSleep(RealClockSleep)
 
   var trace: SchedulerTrace {
     switch self {
     case .finished(let trace), .timedOut(let trace), .tooManySteps(let trace): trace
     case .deadlock(let report): report.trace
+    case .realClockSleep(let error): error.trace
     }
   }
 
@@ -28,6 +31,7 @@ enum DrainOutcome {
             + "stops, or waits for outside jobs that never came); its jobs are quarantined"
         ])
     case .tooManySteps(let trace): StepLimitReached(steps: trace.steps.count)
+    case .realClockSleep(let error): error
     }
   }
 }

@@ -16,6 +16,9 @@ struct RunState<Job: SchedulableJob> {
     case finished
     /// The body has not finished, no job is ready and nobody sleeps.
     case stuck
+    /// A task sleeps until deadlines computed from the real clock (``realClockSleeper``): the run
+    /// cannot go on in virtual time.
+    case stopped
   }
 
   /// What happened to a job handed to the run.
@@ -41,6 +44,8 @@ struct RunState<Job: SchedulableJob> {
   private(set) var quarantine: [Job] = []
   /// The task of the job running now (0 for a job that is not a task), `nil` between jobs.
   private(set) var runningTask: Int?
+  /// A task that sleeps until deadlines computed from the real clock: the run stops.
+  private(set) var realClockSleeper: Int?
 
   /// A run whose ready jobs are ordered by `order`; exploration may cancel the task that reaches
   /// the `cancelAtWait`-th Lockstep wait.
@@ -71,17 +76,38 @@ struct RunState<Job: SchedulableJob> {
     admit(job) { state, entry in state.ready.append(entry) }
   }
 
-  mutating func schedule(_ job: Job, after delay: Duration) -> Admission {
-    admit(job) { state, entry in
-      // A job delayed on the drain thread is the sleep of the task that runs now.
+  /// A sleep of the running task: `job` becomes ready after the sleep's delay of virtual time.
+  /// The job (the runtime's wake-up task) is credited to the task that sleeps, `sleeper` (the
+  /// runtime id of the current task) or the task of the running job.
+  mutating func schedule(_ job: Job, sleep: SleepRequest, sleeper: UInt64?) -> Admission {
+    let sleeperTask = eventTask(sleeper)
+    if let sleeperTask, sleeperTask != 0, let id = job.taskID {
+      tasks.alias(id, to: sleeperTask)
+    }
+    return admit(job) { state, entry in
       if entry.task != 0 && state.runningTask != nil {
-        let wake = state.time.now + max(delay, .zero)
-        state.tasks[entry.task].waitingOn = "a sleep until \(wake) (virtual time)"
+        let wake = state.time.now + sleep.delay
+        state.tasks[entry.task].waitingOn = "a sleep until \(wake.lockstepText) (virtual time)"
         state.trace.events.append(
           SchedulerTrace.Event(step: state.trace.steps.count, task: entry.task, kind: .sleeps(wake)))
+        state.checkRealDeadline(sleep.real, ofTask: entry.task)
       }
-      state.time.schedule(entry, after: delay)
+      state.time.schedule(entry, after: sleep.delay)
     }
+  }
+
+  /// Stops the run when task `task` sleeps until a deadline computed from a previous real-clock
+  /// deadline (see ``RealDeadline/repeatsRealDeadline(after:)``): such code re-sleeps forever in
+  /// virtual time, because the real clock it reads never catches up.
+  private mutating func checkRealDeadline(_ real: RealDeadline?, ofTask task: Int) {
+    guard let real else { return }
+    if tasks[task].lastSleepEnded, let previous = tasks[task].lastRealSleep,
+      real.repeatsRealDeadline(after: previous), realClockSleeper == nil
+    {
+      realClockSleeper = task
+    }
+    tasks[task].lastRealSleep = real
+    tasks[task].lastSleepEnded = false
   }
 
   private mutating func admit(_ job: Job, _ store: (inout Self, RunEntry<Job>) -> Void) -> Admission {
@@ -101,6 +127,10 @@ struct RunState<Job: SchedulableJob> {
   /// Picks the next job: a ready one if any; otherwise, while the body runs, a due timer or the
   /// earliest sleeper (advancing virtual time). Records the step in the trace.
   mutating func next() -> Step {
+    if realClockSleeper != nil {
+      runningTask = nil
+      return .stopped
+    }
     var woke = false
     var entry = ready.next(previous: trace.steps.last?.task ?? 0)
     if entry == nil && !bodyFinished {
@@ -119,6 +149,7 @@ struct RunState<Job: SchedulableJob> {
     }
     let task = entry.task
     if task != 0 {
+      if woke { tasks[task].lastSleepEnded = true }
       tasks[task].jobsRun += 1
       tasks[task].lastStep = trace.steps.count
       tasks[task].lastOnMainActor = entry.job.isMainActor
@@ -224,4 +255,19 @@ struct RunState<Job: SchedulableJob> {
 
   /// The tasks of the run, the body first, for a deadlock report.
   func taskDescriptions() -> [String] { tasks.descriptions(bodyFinished: bodyFinished) }
+
+  /// How task `task` is named in reports: `task 3 "debounce" (created at …)`.
+  func taskDescription(_ task: Int) -> String {
+    var text = "task \(task)"
+    if let name = tasks[task].name { text += " \"\(name)\"" }
+    if let createdAt = tasks[task].createdAt { text += " (created at \(createdAt))" }
+    return text
+  }
+
+  /// A task factory created the task with runtime id `id` at `site`, named `name`.
+  mutating func noteCreated(taskID id: UInt64, name: String?, at site: CallSite) {
+    guard let number = tasks.number(of: id) else { return }
+    tasks[number].createdAt = site
+    if let name { recordName(name, forTask: id) }
+  }
 }

@@ -20,6 +20,12 @@ struct TaskRecords {
   /// The number of the task with runtime id `id`, if it reached the run.
   func number(of id: UInt64) -> Int? { numbers[id] }
 
+  /// Counts the task with runtime id `id` as task `number`: the job of a sleep belongs to the task
+  /// that sleeps, not to a task of its own. Does nothing if `id` is numbered already.
+  mutating func alias(_ id: UInt64, to number: Int) {
+    if numbers[id] == nil { numbers[id] = number }
+  }
+
   /// The number of the task with runtime id `id`, numbering it if it is new.
   mutating func number(registering id: UInt64) -> Int {
     if let known = numbers[id] { return known }
@@ -74,11 +80,17 @@ struct TaskRecord: Sendable {
   var waitingOn: String?
   /// Whether it is known to have finished (the body, and tasks of a `TestTaskFactory`).
   var finished = false
+  /// Where it was created, when a task factory said so.
+  var createdAt: CallSite?
+  /// The real-clock deadline of its latest sleep, and whether that sleep has ended.
+  var lastRealSleep: RealDeadline?
+  var lastSleepEnded = false
 
   func describe(isBody: Bool) -> String {
     var text = "task \(number)"
     if let name { text += " \"\(name)\"" }
     if isBody { text += " (the body)" }
+    if let createdAt { text += " (created at \(createdAt))" }
     if finished { return text + ": finished" }
     if jobsRun == 0 { return text + ": never ran" }
     if let waitingOn { text += ": suspended, waiting for \(waitingOn);" } else { text += ":" }

@@ -17,6 +17,14 @@ enum CurrentRun {
     return true
   }
 
+  /// Tells the run that a task factory created `task`, named `name`, at `site` (for reports: a
+  /// task's name can otherwise be read only from inside it).
+  static func noteCreated<Success, Failure>(
+    _ task: Task<Success, Failure>, name: String?, site: CallSite
+  ) {
+    DrainThread.current?.noteCreated(taskID: RuntimeHooks.taskID(of: task), name: name, site: site)
+  }
+
   /// Tells the run that the running task is finishing.
   static func noteFinished() {
     DrainThread.current?.noteFinished()
@@ -40,5 +48,13 @@ enum CurrentRun {
   /// the run is over.
   static func wake(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> Bool {
     DrainThread.current?.wake(after: delay, action) ?? false
+  }
+}
+
+/// Tells the deterministic run about each task a `LiveTaskFactory` creates inside it; bound as a
+/// task-local value for the run's body and every task it creates.
+struct RunTaskCreationObserver: TaskCreationObserver {
+  func taskCreated<Success, Failure>(_ task: Task<Success, Failure>, name: String?, site: CallSite) {
+    CurrentRun.noteCreated(task, name: name, site: site)
   }
 }

@@ -37,9 +37,12 @@ final class DeterministicRun: @unchecked Sendable {
     admitted(job, state.withLock { $0.enqueue(job) }, remaining: .zero)
   }
 
-  /// Takes a job that becomes ready after `delay` of virtual time (from any thread).
-  func schedule(_ job: ScheduledJob, after delay: Duration) {
-    admitted(job, state.withLock { $0.schedule(job, after: delay) }, remaining: delay)
+  /// Takes the sleep of the task running on the drain thread: `job` becomes ready after the
+  /// sleep's delay of virtual time.
+  func schedule(_ job: ScheduledJob, sleep: SleepRequest) {
+    let sleeper = RuntimeHooks.currentTaskID()
+    admitted(
+      job, state.withLock { $0.schedule(job, sleep: sleep, sleeper: sleeper) }, remaining: sleep.delay)
   }
 
   private func admitted(
@@ -96,6 +99,11 @@ final class DeterministicRun: @unchecked Sendable {
     return id
   }
 
+  /// A task factory created the task `taskID`. Drain thread only.
+  func noteCreated(taskID: UInt64, name: String?, site: CallSite) {
+    state.withLock { $0.noteCreated(taskID: taskID, name: name, at: site) }
+  }
+
   /// The running task finished. Drain thread only.
   func noteFinished() {
     let id = currentTaskRecordingName()
@@ -118,6 +126,7 @@ final class DeterministicRun: @unchecked Sendable {
     var report: DeterministicDeadlock?
     var timedOut = false
     var tooManySteps = false
+    var stopped = false
     var jobsSinceCheck = 0
     var steps = 0
     DrainThread.with(self) {
@@ -145,6 +154,9 @@ final class DeterministicRun: @unchecked Sendable {
           action()
         case .finished:
           break loop
+        case .stopped:
+          stopped = true
+          break loop
         case .stuck:
           if waitForOutsideJob(until: deadline, clock: clock) { continue }
           state.withLock { $0.stopWaiting() }
@@ -164,7 +176,7 @@ final class DeterministicRun: @unchecked Sendable {
         }
       }
     }
-    if timedOut || tooManySteps || report?.quarantined == true {
+    if timedOut || tooManySteps || stopped || report?.quarantined == true {
       let taskIDs = state.withLock { state in
         state.quarantineAll()
         return state.taskIDs
@@ -174,6 +186,7 @@ final class DeterministicRun: @unchecked Sendable {
       let trace = state.withLock { $0.trace }
       if timedOut { return .timedOut(trace) }
       if tooManySteps { return .tooManySteps(trace) }
+      if stopped { return .realClockSleep(makeRealClockSleep()) }
       return .deadlock(report!)
     }
     ActiveRuns.remove(self)
@@ -202,6 +215,14 @@ final class DeterministicRun: @unchecked Sendable {
     if wakeup.wait(timeout: .now() + .nanoseconds(Int(nanoseconds))) == .success { return true }
     // Timed out; a job may have arrived just now.
     return state.withLock { $0.readyCount > 0 }
+  }
+
+  private func makeRealClockSleep() -> RealClockSleep {
+    state.withLock { state in
+      RealClockSleep(
+        site: site, task: state.realClockSleeper.map { state.taskDescription($0) } ?? "a task",
+        trace: state.trace)
+    }
   }
 
   private func makeReport(quarantined: Bool) -> DeterministicDeadlock {

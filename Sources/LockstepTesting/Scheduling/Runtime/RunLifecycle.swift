@@ -11,6 +11,7 @@ enum RunLifecycle {
     try checkCanStart()
     await RunSerializer.shared.acquire()
     defer { RunSerializer.shared.release() }
+    if needsWarmUp() { _ = await warmUpRun().perform(warmUp) }
     return try await operation()
   }
 
@@ -19,7 +20,34 @@ enum RunLifecycle {
     try checkCanStart()
     RunSerializer.shared.acquireBlocking()
     defer { RunSerializer.shared.release() }
+    if needsWarmUp() { _ = warmUpRun().performBlocking(warmUp) }
     return try operation()
+  }
+
+  /// Whether the process has not run its warm-up yet; asked with the run lock held.
+  private static func needsWarmUp() -> Bool {
+    warmedUp.withLock { warmedUp in
+      defer { warmedUp = true }
+      return !warmedUp
+    }
+  }
+  private static let warmedUp = Locked(false)
+
+  private static func warmUpRun() -> DeterministicRun {
+    DeterministicRun(order: .fifo, timeout: .seconds(60), site: CallSite())
+  }
+
+  /// Sleeps in every form once, in a run of its own, before the process's first real run: the
+  /// first sleep of a process is slow (lazily loaded metadata and conformances on the runtime's
+  /// sleep path), and a sleep that arrives late would look shorter than it is. Virtual time, so
+  /// it takes microseconds.
+  @Sendable private static func warmUp() async {
+    try? await Task.sleep(for: .milliseconds(1))
+    try? await Task.sleep(nanoseconds: 1_000_000)
+    try? await Task.sleep(until: .now + .milliseconds(1), clock: .continuous)
+    try? await ContinuousClock().sleep(for: .milliseconds(1))
+    try? await SuspendingClock().sleep(for: .milliseconds(1))
+    await Task { try? await Task.sleep(for: .milliseconds(1)) }.value
   }
 
   private static func checkCanStart() throws {
@@ -84,7 +112,12 @@ extension DeterministicRun {
     let task = DrainThread.with(self) {
       Task { [self] in
         let value: Result<Value, any Error>
-        do { value = .success(try await body()) } catch { value = .failure(error) }
+        do {
+          value = .success(
+            try await TaskCreationObservation.$observer.withValue(RunTaskCreationObserver()) {
+              try await body()
+            })
+        } catch { value = .failure(error) }
         result.withLock { $0 = value }
         CurrentRun.noteFinished()
         markBodyFinished()

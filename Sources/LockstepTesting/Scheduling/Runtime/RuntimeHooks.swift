@@ -100,6 +100,16 @@ enum RuntimeHooks {
     #endif
   }
 
+  /// The runtime id of `task`: a task is a job, and the runtime keeps the id in the job header.
+  static func taskID<Success, Failure>(of task: Task<Success, Failure>) -> UInt64 {
+    #if compiler(>=6.3)
+      // `Task` holds one strong reference to the task object and nothing else.
+      return runtimeJobTaskID(unsafeBitCast(task, to: UnownedJob.self))
+    #else
+      return 0
+    #endif
+  }
+
   /// The strong reference count of a closure's context (0 for a closure without one).
   static func referenceCount(of closure: @escaping @Sendable () async throws -> Void) -> Int {
     context(of: closure).map(runtimeRetainCount) ?? 0

@@ -1,30 +1,42 @@
 #if compiler(>=6.3)
   @_spi(ExperimentalCustomExecutors) @_spi(ExperimentalScheduling) import _Concurrency
 
-  /// The delay from now until `instant` on `clock`, rounded up to a 100 µs grid: the runtime hands
-  /// over a deadline computed from the real clock a few microseconds earlier (3 µs measured in
-  /// debug builds), and rounding makes `sleep(for: .milliseconds(80))` exactly 80 ms of virtual
-  /// time, so that the order of sleepers does not depend on real-time jitter.
-  @available(LockstepCustomExecutors, *)
-  func sleepDelay<C: Clock>(until instant: C.Instant, clock: C) -> Duration {
-    let raw: Duration
-    if let instant = instant as? ContinuousClock.Instant {
-      raw = ContinuousClock.now.duration(to: instant)
-    } else if let instant = instant as? SuspendingClock.Instant {
-      raw = SuspendingClock.now.duration(to: instant)
-    } else if let duration = clock.now.duration(to: instant) as? Duration {
-      raw = duration
-    } else {
-      raw = .zero
-    }
-    return roundedUpToGrid(raw)
+  /// The reference instants of the real clocks, read once: sleeps' real deadlines are kept as
+  /// offsets from them.
+  enum RealClocks {
+    static let continuousOrigin = ContinuousClock.now
+    static let suspendingOrigin = SuspendingClock.now
   }
 
-  private func roundedUpToGrid(_ duration: Duration) -> Duration {
-    guard duration > .zero else { return .zero }
-    let (seconds, attoseconds) = duration.components
-    let grid: Int64 = 100_000_000_000_000  // 100 µs in attoseconds
-    let roundedAtto = (attoseconds + grid - 1) / grid * grid
-    return .seconds(seconds) + .nanoseconds(roundedAtto / 1_000_000_000)
+  /// The time now on `C` when it is one of the real clocks. Called first thing when a sleep
+  /// arrives: every instruction before it makes the sleep look shorter than it is. A metatype
+  /// comparison, not a dynamic cast, so that it costs the same the first time as every time.
+  @available(LockstepCustomExecutors, *)
+  func realNow<C: Clock>(for clock: C.Type) -> (RealDeadline.Clock, Duration)? {
+    if C.self == ContinuousClock.self {
+      return (.continuous, RealClocks.continuousOrigin.duration(to: .now))
+    }
+    if C.self == SuspendingClock.self {
+      return (.suspending, RealClocks.suspendingOrigin.duration(to: .now))
+    }
+    return nil
+  }
+
+  /// The sleep until `instant` on `clock`, the real time `now` having been read when it arrived.
+  @available(LockstepCustomExecutors, *)
+  func sleepRequest<C: Clock>(
+    until instant: C.Instant, clock: C, now: (RealDeadline.Clock, Duration)?
+  ) -> SleepRequest {
+    if let (kind, now) = now {
+      if let instant = instant as? ContinuousClock.Instant {
+        return SleepRequest(
+          until: RealClocks.continuousOrigin.duration(to: instant), on: kind, now: now)
+      }
+      if let instant = instant as? SuspendingClock.Instant {
+        return SleepRequest(
+          until: RealClocks.suspendingOrigin.duration(to: instant), on: kind, now: now)
+      }
+    }
+    return SleepRequest(delay: clock.now.duration(to: instant) as? Duration ?? .zero)
   }
 #endif

@@ -84,7 +84,7 @@ struct RunStateTests {
   @Test func stateRunsReadyJobsThenSleepersThenReportsStuck() {
     var state = RunState<FakeJob>(order: .fifo)
     #expect(state.enqueue(FakeJob(10)) == .accepted(wake: false))
-    #expect(state.schedule(FakeJob(11), after: .seconds(5)) == .accepted(wake: false))
+    #expect(state.schedule(FakeJob(11), sleep: SleepRequest(delay: .seconds(5)), sleeper: nil) == .accepted(wake: false))
     #expect(state.enqueue(FakeJob(nil, main: true)) == .accepted(wake: false))
     guard case .run(let first) = state.next() else {
       Issue.record("expected a job")
@@ -121,7 +121,7 @@ struct RunStateTests {
 
   @Test func afterTheBodyFinishesTimeNoLongerAdvances() {
     var state = RunState<FakeJob>(order: .fifo)
-    _ = state.schedule(FakeJob(1), after: .seconds(1))
+    _ = state.schedule(FakeJob(1), sleep: SleepRequest(delay: .seconds(1)), sleeper: nil)
     state.markBodyFinished()
     guard case .finished = state.next() else {
       Issue.record("expected finished")
