@@ -26,7 +26,8 @@ extension Duration {
     }
     for unit in units where atto >= unit.attoseconds {
       return sign
-        + Self.decimal(whole: atto / unit.attoseconds, fraction: atto % unit.attoseconds, per: unit.attoseconds)
+        + Self.decimal(
+          whole: atto / unit.attoseconds, fraction: atto % unit.attoseconds, per: unit.attoseconds)
         + " " + unit.name
     }
     return sign + Self.decimal(whole: 0, fraction: atto, per: 1_000_000_000) + " ns"

@@ -22,9 +22,9 @@ public struct DeterministicDeadlock: Error, CustomStringConvertible, Sendable {
   /// ```
   public let site: CallSite
   /// The run's tasks, one description each: its number, its name if the scheduler saw it, and
-  /// what it was doing. A task waiting at a Lockstep primitive (a gate, a controlled call, a test
-  /// clock, a barrier) or in a sleep says what it waits for; tasks of a ``TestTaskFactory`` say
-  /// when they finished. An executor cannot see when any other task finishes, so for those the
+  /// what it was doing. A task created through a `TaskFactory` also says where it was created. A
+  /// task waiting at a Lockstep primitive (a gate, a controlled call, a test clock, a barrier) or
+  /// in a sleep says what it waits for; tasks of a ``TestTaskFactory`` say when they finished. An executor cannot see when any other task finishes, so for those the
   /// list says when they last ran.
   ///
   /// ```swift

@@ -42,10 +42,10 @@ public struct SchedulerTrace: Sendable, Equatable, CustomStringConvertible {
     /// ```
     public let wokeFromSleep: Bool
 
-    /// `task 3 @MainActor at 0.08 seconds (woke)`.
+    /// `task 3 @MainActor at 80 ms (woke)`.
     ///
     /// ```swift
-    /// print(outcome.trace.steps[0])   // "task 1 at 0.0 seconds"
+    /// print(outcome.trace.steps[0])   // "task 1 at 0 s"
     /// ```
     public var description: String {
       var text = task.map { "task \($0)" } ?? "job"
@@ -106,7 +106,7 @@ public struct SchedulerTrace: Sendable, Equatable, CustomStringConvertible {
   /// One line per step.
   ///
   /// ```swift
-  /// print(outcome.trace)   // "1. task 1 at 0.0 seconds\n2. task 2 …"
+  /// print(outcome.trace)   // "1. task 1 at 0 s\n2. task 2 …"
   /// ```
   public var description: String {
     steps.enumerated().map { index, step in

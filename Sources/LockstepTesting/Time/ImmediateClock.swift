@@ -53,7 +53,7 @@ public final class ImmediateClock: Clock, Sendable, CustomStringConvertible {
   /// `ImmediateClock(now: 5.0 seconds)`.
   ///
   /// ```swift
-  /// print(ImmediateClock())   // "ImmediateClock(now: 0.0 seconds)"
+  /// print(ImmediateClock())   // "ImmediateClock(now: 0 s)"
   /// ```
   public var description: String { "ImmediateClock(now: \(now))" }
 

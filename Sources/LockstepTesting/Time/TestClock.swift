@@ -127,10 +127,10 @@ public final class TestClock: Clock, Sendable, CustomStringConvertible {
       lhs.offset < rhs.offset
     }
 
-    /// The offset, e.g. `0.08 seconds`.
+    /// The offset as people write it, e.g. `80 ms`.
     ///
     /// ```swift
-    /// print(clock.now)   // "0.08 seconds"
+    /// print(clock.now)   // "80 ms"
     /// ```
     public var description: String { offset.lockstepText }
   }
@@ -217,7 +217,7 @@ public final class TestClock: Clock, Sendable, CustomStringConvertible {
     state.withLock { $0.pendingDeadlines }.map(Instant.init(offset:))
   }
 
-  /// `TestClock(now: 0.08 seconds, 1 sleeper(s), next deadline 0.16 seconds)`.
+  /// `TestClock(now: 80 ms, 1 sleeper(s), next deadline 160 ms)`.
   ///
   /// ```swift
   /// print(clock)   // the time and the pending sleepers' deadlines

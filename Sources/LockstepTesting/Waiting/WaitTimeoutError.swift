@@ -14,7 +14,7 @@
 /// Printed, it reads like:
 ///
 /// ```text
-/// Timed out after 5 seconds at ProfileTests.swift:14:21 waiting for every task of the
+/// Timed out after 5 s at ProfileTests.swift:14:21 waiting for every task of the
 /// TestTaskFactory to finish. Still pending:
 ///   - task #2 "load profile", created at ProfileModel.swift:31:11
 /// ```
@@ -71,7 +71,7 @@ public struct WaitTimeoutError: Error, CustomStringConvertible, Sendable {
   /// A readable explanation, listing the pending items one a line.
   ///
   /// ```swift
-  /// print(error)   // "Timed out after 10.0 seconds at … Still pending: …"
+  /// print(error)   // "Timed out after 10 s at … Still pending: …"
   /// ```
   public var description: String {
     let limit = timeout.lockstepText + (isVirtualTime ? " of virtual time" : "")

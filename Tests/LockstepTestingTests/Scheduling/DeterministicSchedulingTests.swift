@@ -196,7 +196,10 @@ struct DeterministicSchedulingTests {
     let tasks = error?.tasks ?? []
     #expect(tasks.contains { $0.contains("\"quick\"") && $0.hasSuffix(": finished") })
     // A TestTaskFactory task says where it was created.
-    #expect(tasks.contains { $0.contains("\"fetch\" (created at LockstepTestingTests/DeterministicSchedulingTests.swift:") })
+    #expect(
+      tasks.contains {
+        $0.contains("\"fetch\" (created at LockstepTestingTests/DeterministicSchedulingTests.swift:")
+      })
     #expect(tasks.contains { $0.contains("\"fetch\"") && $0.contains("call 1 of \"backend\"") })
     #expect(tasks.first?.contains("every task of the TestTaskFactory to finish") == true)
   }

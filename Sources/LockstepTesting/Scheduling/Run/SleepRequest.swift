@@ -10,32 +10,66 @@ struct SleepRequest: Equatable {
   /// The granularity of virtual sleeps on the real clocks.
   static let grid = Duration.microseconds(100)
 
-  /// The sleep until `deadline` on a real clock read `now` when it arrived.
+  /// The sleep until `deadline` on a real clock, read `now` when the sleep arrived; the job that
+  /// sleeps started at `jobStart` on the same clock.
   ///
   /// The runtime hands a sleep over as an absolute deadline that the standard library computed
-  /// from the real clock a moment before (`ContinuousClock.now + duration`). Lockstep reads the
-  /// clock first thing when the sleep arrives and rounds the difference *up* to the 100 µs grid,
-  /// so a sleep whose duration is a whole multiple of 100 µs lasts exactly that long in virtual
-  /// time, whatever the real clock did in the microseconds between (measured: a median of 1 µs,
-  /// rarely tens, after the warm-up run every process does first; see `RunLifecycle`). Finer
-  /// durations are rounded up to the grid.
-  init(until deadline: Duration, on clock: RealDeadline.Clock, now: Duration) {
-    delay = Self.roundedUp(deadline - now)
+  /// from the real clock a moment before (`ContinuousClock.now + duration`), so the sleep's
+  /// duration lies between the two readings Lockstep has: `deadline - now`, short by the moment
+  /// the hand-over took (a median of 1 µs, after the warm-up run every process does first, see
+  /// `RunLifecycle`), and `deadline - jobStart`, long by whatever the job did before it slept.
+  /// Either reading can be off by much more when the thread was preempted in between, and which
+  /// one cannot be known. So Lockstep takes the roundest duration that one of the readings is
+  /// within ``tolerance`` of — a whole second, 100 ms, 10 ms, 1 ms, then 100 µs, trying the
+  /// short reading first at each step — and otherwise rounds the short reading up to the
+  /// 100 µs ``grid``. A sleep of a whole number of milliseconds therefore lasts exactly that
+  /// long in virtual time, also when the thread was preempted (unless the preemption itself was
+  /// within 20 µs of a whole number of milliseconds); other multiples of 100 µs are exact unless
+  /// the thread was preempted while the sleep was handed over; finer durations are rounded up to
+  /// the grid.
+  init(until deadline: Duration, on clock: RealDeadline.Clock, now: Duration, jobStart: Duration) {
+    delay = Self.recover(short: deadline - now, long: deadline - jobStart)
     real = RealDeadline(clock: clock, deadline: deadline, receivedAt: now)
+  }
+
+  /// How far from a round duration a reading may be and still be read as that duration.
+  static let tolerance = Duration.microseconds(20)
+
+  /// The sleep's duration from its two readings (see ``init(until:on:now:jobStart:)``).
+  static func recover(short: Duration, long: Duration) -> Duration {
+    guard short > .zero else { return .zero }
+    let units: [Duration] = [
+      .seconds(1), .milliseconds(100), .milliseconds(10), .milliseconds(1), grid,
+    ]
+    for unit in units {
+      let up = multiple(of: unit, atLeast: short)
+      if up - short <= tolerance { return up }
+      let down = multiple(of: unit, atMost: long)
+      if down >= short && long - down <= tolerance { return down }
+    }
+    return multiple(of: grid, atLeast: short)
+  }
+
+  /// The smallest multiple of `unit` that is at least `duration` (both positive).
+  static func multiple(of unit: Duration, atLeast duration: Duration) -> Duration {
+    let down = multiple(of: unit, atMost: duration)
+    return down == duration ? down : down + unit
+  }
+
+  /// The largest multiple of `unit` that is at most `duration` (both positive).
+  static func multiple(of unit: Duration, atMost duration: Duration) -> Duration {
+    // Durations of a sleep fit in Int64 nanoseconds (292 years).
+    let nanoseconds =
+      duration.components.seconds * 1_000_000_000
+      + duration.components.attoseconds / 1_000_000_000
+    let step = unit.components.seconds * 1_000_000_000 + unit.components.attoseconds / 1_000_000_000
+    return .nanoseconds(nanoseconds / step * step)
   }
 
   /// A sleep of `delay` on a clock that is not a real one.
   init(delay: Duration) {
     self.delay = max(delay, .zero)
     real = nil
-  }
-
-  static func roundedUp(_ duration: Duration) -> Duration {
-    guard duration > .zero else { return .zero }
-    let (seconds, attoseconds) = duration.components
-    let grid = grid.components.attoseconds
-    let rounded = (attoseconds + grid - 1) / grid * grid
-    return .seconds(seconds) + .nanoseconds(rounded / 1_000_000_000)
   }
 }
 

@@ -18,6 +18,9 @@ final class DeterministicRun: @unchecked Sendable {
   private var runningTaskID: UInt64?
   /// Whether the running task's name was looked up already. Drain thread only.
   private var runningNameChecked = false
+  /// When the running job started, in real time: sleeps of the job use it to recover their exact
+  /// duration (see ``SleepRequest``). Drain thread only.
+  private(set) var jobStart = ContinuousClock.now
 
   /// A run whose ready jobs `order` orders; exploration may cancel the task at the
   /// `cancelAtWait`-th Lockstep wait and bound the run to `stepLimit` jobs.
@@ -135,6 +138,7 @@ final class DeterministicRun: @unchecked Sendable {
         case .run(let job):
           runningTaskID = job.taskID
           runningNameChecked = false
+          jobStart = clock.now
           RuntimeHooks.run(job)
           runningTaskID = nil
           steps += 1

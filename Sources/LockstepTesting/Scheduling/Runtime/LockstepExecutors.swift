@@ -24,9 +24,11 @@
   /// Puts a sleep of the job running on a drain thread in its run's virtual time; `false` off a
   /// drain thread.
   @available(LockstepCustomExecutors, *)
-  private func scheduleInRun(_ job: UnownedJob, sleep: () -> SleepRequest) -> Bool {
+  private func scheduleInRun(
+    _ job: UnownedJob, sleep: (_ jobStart: ContinuousClock.Instant) -> SleepRequest
+  ) -> Bool {
     guard let run = DrainThread.current else { return false }
-    let request = sleep()
+    let request = sleep(run.jobStart)
     run.noteRunningTaskNameIfDraining()
     run.schedule(scheduledJob(job, isMainActor: false), sleep: request)
     return true
@@ -62,9 +64,10 @@
     func enqueue<C: Clock>(
       _ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration?, clock: C
     ) {
-      let now = DrainThread.current == nil ? nil : realNow(for: C.self)
+      // Read the real clock first: every instruction before makes the sleep look shorter.
+      let now = realNow(for: C.self)
       let job = UnownedJob(job)
-      if scheduleInRun(job, sleep: { sleepRequest(until: instant, clock: clock, now: now) }) {
+      if scheduleInRun(job, sleep: { sleepRequest(until: instant, clock: clock, now: now, jobStart: $0) }) {
         return
       } else if let scheduling = platform as? any SchedulingExecutor {
         scheduling.enqueue(ExecutorJob(job), at: instant, tolerance: tolerance, clock: clock)
@@ -77,7 +80,7 @@
       _ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C
     ) {
       let job = UnownedJob(job)
-      if scheduleInRun(job, sleep: { SleepRequest(delay: delay as? Duration ?? .zero) }) {
+      if scheduleInRun(job, sleep: { _ in SleepRequest(delay: delay as? Duration ?? .zero) }) {
         return
       } else if let scheduling = platform as? any SchedulingExecutor {
         scheduling.enqueue(ExecutorJob(job), after: delay, tolerance: tolerance, clock: clock)

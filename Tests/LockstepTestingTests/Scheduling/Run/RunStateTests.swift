@@ -84,7 +84,9 @@ struct RunStateTests {
   @Test func stateRunsReadyJobsThenSleepersThenReportsStuck() {
     var state = RunState<FakeJob>(order: .fifo)
     #expect(state.enqueue(FakeJob(10)) == .accepted(wake: false))
-    #expect(state.schedule(FakeJob(11), sleep: SleepRequest(delay: .seconds(5)), sleeper: nil) == .accepted(wake: false))
+    #expect(
+      state.schedule(FakeJob(11), sleep: SleepRequest(delay: .seconds(5)), sleeper: nil)
+        == .accepted(wake: false))
     #expect(state.enqueue(FakeJob(nil, main: true)) == .accepted(wake: false))
     guard case .run(let first) = state.next() else {
       Issue.record("expected a job")

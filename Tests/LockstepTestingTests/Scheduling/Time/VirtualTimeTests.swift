@@ -1,0 +1,188 @@
+import Foundation
+import LockstepTesting
+import Testing
+import XCTest
+
+/// The virtual times at which the run's sleepers woke, in order.
+private func wakeTimes(_ trace: SchedulerTrace) -> [Duration] {
+  trace.steps.filter(\.wokeFromSleep).map(\.time)
+}
+
+/// Sleeps of mixed durations: whole milliseconds from 1 ms to 2 s, and whole seconds.
+private func mixedDurations(count: Int, seed: UInt64) -> [Duration] {
+  var state = seed
+  return (0..<count).map { index in
+    state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+    let value = Int((state >> 33) % 2_000) + 1
+    return index % 5 == 4 ? .seconds(value % 60 + 1) : .milliseconds(value)
+  }
+}
+
+@Suite(.timeLimit(.minutes(1)))
+struct VirtualTimeTests {
+  @Test func everySleepLastsExactlyItsDuration() async throws {
+    let durations = mixedDurations(count: 2_000, seed: 7)
+    let outcome = try await runDeterministically {
+      for duration in durations { try await Task.sleep(for: duration) }
+    }
+    var expected: [Duration] = []
+    var now = Duration.zero
+    for duration in durations {
+      now += duration
+      expected.append(now)
+    }
+    let woke = wakeTimes(outcome.trace)
+    #expect(woke.count == durations.count)
+    let firstWrong = zip(expected, woke).enumerated().first { $0.element.0 != $0.element.1 }
+    #expect(firstWrong == nil, "first inexact sleep: \(String(describing: firstWrong))")
+  }
+
+  @Test func everyFormOfSleepIsExact() async throws {
+    let outcome = try await runDeterministically {
+      try await Task.sleep(for: .milliseconds(80))
+      try await Task.sleep(nanoseconds: 20_000_000)
+      try await ContinuousClock().sleep(for: .seconds(1))
+      try await SuspendingClock().sleep(for: .milliseconds(900))
+      try await Task.sleep(until: .now + .milliseconds(500), clock: .continuous)
+      try await ContinuousClock().sleep(until: .now + .seconds(2))
+    }
+    #expect(
+      wakeTimes(outcome.trace) == [
+        .milliseconds(80), .milliseconds(100), .milliseconds(1_100), .milliseconds(2_000),
+        .milliseconds(2_500), .milliseconds(4_500),
+      ])
+  }
+
+  @Test func aSleepIsCreditedToTheTaskThatSleeps() async throws {
+    let outcome = try await runDeterministically {
+      let sleeper = Task(name: "sleeper") {
+        for _ in 0..<100 { try? await Task.sleep(for: .milliseconds(10)) }
+      }
+      await sleeper.value
+    }
+    // The body and the sleeper, and no task for each of the runtime's 100 wake-ups.
+    #expect(Set(outcome.trace.steps.compactMap(\.task)) == [1, 2])
+    #expect(outcome.trace.taskNames[2] == "sleeper")
+    let sleeperLines = outcome.trace.timeline.entries.filter { $0.task == 2 }
+    #expect(sleeperLines.contains { $0.actions.contains("sleeps until 10 ms") })
+    #expect(sleeperLines.filter { $0.actions.first == "woke from its sleep" }.count == 100)
+    #expect(outcome.trace.steps.last?.time == .seconds(1))
+  }
+
+  @Test func durationsPrintAsPeopleWriteThem() async throws {
+    let outcome = try await runDeterministically {
+      try await Task.sleep(for: .milliseconds(2_080))
+      Timeline.note("after the sleep")
+    }
+    let text = outcome.trace.timeline.description
+    #expect(text.contains("[2.08 s]"), "\(text)")
+    #expect(text.contains("sleeps until 2.08 s"), "\(text)")
+    #expect(!text.contains("2.0799"))
+  }
+
+  @Test func aDebounceThatReSleepsUntilARealDeadlineStopsTheRunNamingTheTask() async {
+    await #expect {
+      try await withDeterministicScheduling {
+        let debounce = Task(name: "debounce") {
+          let deadline = ContinuousClock.now + .seconds(1)
+          while ContinuousClock.now < deadline {
+            try await Task.sleep(until: deadline, clock: .continuous)
+          }
+        }
+        try await debounce.value
+      }
+    } throws: { error in
+      guard let error = error as? RealClockSleep else { return false }
+      return error.task.contains("\"debounce\"") && "\(error)".contains("ContinuousClock.now")
+        && "\(error)".contains("TestClock(advancesAutomatically: true)")
+        && error.trace.steps.count < 20
+    }
+  }
+
+  @Test func aTimerThatAddsItsIntervalToItsLastDeadlineStopsTheRun() async {
+    await #expect(throws: RealClockSleep.self) {
+      try await withDeterministicScheduling {
+        var next = ContinuousClock.now
+        for _ in 0..<10 {
+          next += .milliseconds(100)
+          try await Task.sleep(until: next, clock: .continuous)
+        }
+      }
+    }
+  }
+
+  @Test func sleepsForADurationInALoopAreNotMistakenForRealDeadlines() async throws {
+    let outcome = try await runDeterministically {
+      for _ in 0..<1_000 { try await Task.sleep(for: .milliseconds(100)) }
+      for _ in 0..<100 { try await SuspendingClock().sleep(for: .seconds(1)) }
+    }
+    #expect(outcome.trace.steps.last?.time == .seconds(200))
+  }
+
+  @Test func aWaitThatTimesOutInARunSaysItsBoundWasVirtualTime() async throws {
+    await #expect {
+      try await withDeterministicScheduling {
+        let gate = Gate("never opened")
+        let sleeper = Task { try? await Task.sleep(for: .seconds(30)) }
+        try await gate.wait(timeout: .seconds(5))
+        await sleeper.value
+      }
+    } throws: { error in
+      guard let error = error as? WaitTimeoutError else { return false }
+      return error.isVirtualTime && "\(error)".contains("Timed out after 5 s of virtual time")
+    }
+    // Outside a run the same bound is real time, and says nothing of virtual time.
+    let gate = Gate("never opened either")
+    await #expect {
+      try await gate.wait(timeout: .milliseconds(1))
+    } throws: { error in
+      guard let error = error as? WaitTimeoutError else { return false }
+      return !error.isVirtualTime && !"\(error)".contains("virtual")
+    }
+  }
+}
+
+final class VirtualTimeXCTests: XCTestCase {
+  func testARealClockDeadlineStopsTheRun() async {
+    do {
+      try await withDeterministicScheduling {
+        let deadline = SuspendingClock.now + .milliseconds(80)
+        while SuspendingClock.now < deadline {
+          try await SuspendingClock().sleep(until: deadline)
+        }
+      }
+      XCTFail("the run should have stopped")
+    } catch let error as RealClockSleep {
+      XCTAssertTrue(error.description.contains("SuspendingClock.now"))
+    } catch {
+      XCTFail("unexpected \(error)")
+    }
+  }
+}
+
+/// The long form of the exactness check, for `scripts/exact-time.sh`: as many sleeps as
+/// `LOCKSTEP_EXACT_TIME_SLEEPS` says, of mixed durations (seeded by `LOCKSTEP_SEED`), and a line
+/// on standard output with how many were not exact.
+@Suite(.timeLimit(.minutes(5)))
+struct ExactTimeProof {
+  static let sleeps = ProcessInfo.processInfo.environment["LOCKSTEP_EXACT_TIME_SLEEPS"].flatMap { Int($0) }
+
+  @Test(.enabled(if: sleeps != nil)) func manySleepsOfMixedDurationsAreExact() async throws {
+    let durations = mixedDurations(count: Self.sleeps ?? 0, seed: Interleavings.sessionSeed)
+    let outcome = try await runDeterministically {
+      for duration in durations { try await Task.sleep(for: duration) }
+    }
+    let woke = wakeTimes(outcome.trace)
+    var now = Duration.zero
+    var inexact = 0
+    for (duration, time) in zip(durations, woke) {
+      now += duration
+      if time != now {
+        inexact += 1
+        now = time
+      }
+    }
+    print("exact-time: \(durations.count) sleeps, \(inexact) inexact")
+    #expect(inexact == 0 && woke.count == durations.count)
+  }
+}
