@@ -419,42 +419,26 @@ final class ControlledCallsXCTests: XCTestCase {
   }
 }
 
-/// What XCTest was told, captured while the teardown check runs instead of failing the test.
-private final class CapturedFailures: Sendable {
-  private let state = Locked<(capturing: Bool, failures: [String])>((false, []))
-
-  func startCapturing() { state.withLock { $0.capturing = true } }
-
-  /// Stops capturing and returns what was captured.
-  func stop() -> [String] {
-    state.withLock {
-      $0.capturing = false
-      return $0.failures
-    }
-  }
-
-  /// Records the failure if capturing; returns whether it did.
-  func capture(_ failure: String) -> Bool {
-    state.withLock {
-      guard $0.capturing else { return false }
-      $0.failures.append(failure)
-      return true
-    }
-  }
-}
-
 /// Proves that `addTeardownCheck(for:)` fails an XCTest test that leaves a call unfinished.
 final class ControlledCallsTeardownCheckXCTests: XCTestCase {
-  private let captured = CapturedFailures()
+  private let captured = CapturedXCTestFailures()
 
-  override func recordFailure(
-    withDescription description: String, inFile filePath: String, atLine lineNumber: Int,
-    expected: Bool
-  ) {
-    let file = filePath.split(separator: "/").last ?? ""
-    if captured.capture("\(description) @\(file):\(lineNumber)") { return }
-    super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
-  }
+  #if os(Linux) || os(Windows) || os(Android)
+    override func recordFailure(
+      withDescription description: String, inFile filePath: String, atLine lineNumber: Int,
+      expected: Bool
+    ) {
+      if captured.capture(description, file: filePath, line: lineNumber) { return }
+      super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+    }
+  #else
+    override func record(_ issue: XCTIssue) {
+      let file = issue.sourceCodeContext.location?.fileURL.path ?? ""
+      let line = issue.sourceCodeContext.location?.lineNumber ?? 0
+      if captured.capture(issue.compactDescription, file: file, line: line) { return }
+      super.record(issue)
+    }
+  #endif
 
   func testAnUnfinishedCallIsReportedByIDAndArgumentAtTheCheckLine() async throws {
     let calls = ControlledCalls<Int, String>("loader")
