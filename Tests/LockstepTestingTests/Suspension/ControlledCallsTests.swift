@@ -429,7 +429,8 @@ final class ControlledCallsTeardownCheckXCTests: XCTestCase {
       expected: Bool
     ) {
       if captured.capture(description, file: filePath, line: lineNumber) { return }
-      super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+      super.recordFailure(
+        withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
     }
   #else
     override func record(_ issue: XCTIssue) {
@@ -451,7 +452,8 @@ final class ControlledCallsTeardownCheckXCTests: XCTestCase {
       XCTAssertEqual(failures.count, 1, "\(failures)")
       XCTAssertTrue(
         failures.first?.contains("loader call #1 (argument: 7) was never completed") == true, "\(failures)")
-      XCTAssertTrue(failures.first?.hasSuffix("@ControlledCallsTests.swift:\(checkLine.value)") == true, "\(failures)")
+      XCTAssertTrue(
+        failures.first?.hasSuffix("@ControlledCallsTests.swift:\(checkLine.value)") == true, "\(failures)")
       if calls.pendingCount > 0 {
         XCTFail("the teardown check left call #1 pending")
         calls.failAll(CancellationError())  // so that the wait below cannot hang

@@ -62,7 +62,8 @@ final class IssueReportingXCTests: XCTestCase {
       expected: Bool
     ) {
       if captured.capture(description, file: filePath, line: lineNumber) { return }
-      super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+      super.recordFailure(
+        withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
     }
   #else
     override func record(_ issue: XCTIssue) {
