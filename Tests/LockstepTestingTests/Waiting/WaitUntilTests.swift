@@ -31,19 +31,22 @@ struct WaitUntilTests {
     #expect(checks == target)
   }
 
-  @MainActor @Test func aConditionThatAlreadyHoldsReturnsAtOnce() async throws {
-    let flag = Flag()
-    // Enqueued on the main actor before the wait: it would run at the wait's first yield and make
-    // the condition false. A zero timeout fails any wait that needs more than its first check.
-    let other = Task { @MainActor in flag.isSet = true }
-    var checks = 0
-    try await waitUntil("nothing has run yet", timeout: .zero) {
-      checks += 1
-      return !flag.isSet
+  @Test func aConditionThatAlreadyHoldsReturnsAtOnce() async throws {
+    try await withDeterministicScheduling {
+      let ran = EventCounter("the other task ran")
+      // Ready before the wait: in the run's FIFO order it runs at the wait's first yield, and
+      // the condition would then be false. A zero timeout fails any wait that needs more than
+      // its first check.
+      let other = Task { ran.record() }
+      var checks = 0
+      try await waitUntil("nothing else has run", timeout: .zero) {
+        checks += 1
+        return ran.count == 0
+      }
+      #expect(checks == 1)
+      #expect(ran.count == 0)  // it returned without suspending
+      await other.value
     }
-    #expect(checks == 1)
-    #expect(!flag.isSet)
-    await other.value
   }
 
   @Test func aConditionThatNeverHoldsNamesItselfItsBoundAndTheCallSite() async throws {
