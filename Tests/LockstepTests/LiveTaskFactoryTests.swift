@@ -49,6 +49,25 @@ struct LiveTaskFactoryTests {
     #expect(value == 7)
   }
 
+  @Test(arguments: [TaskPriority.background, .high])
+  func theTaskGetsTheGivenPriority(_ priority: TaskPriority) async throws {
+    let factory: any TaskFactory = .live
+    let plain = factory.task(priority: priority) { Task.basePriority }
+    let throwing = factory.task(priority: priority) { () async throws -> TaskPriority? in
+      Task.basePriority
+    }
+    #expect(await plain.value == priority)
+    #expect(try await throwing.value == priority)
+  }
+
+  @Test func withoutAPriorityTheTaskInheritsItsCreatorsPriority() async {
+    // Created from a high-priority task: waiting for it from here can only raise a priority.
+    let inherited = await Task(priority: .high) {
+      await LiveTaskFactory().task { Task.basePriority }.value
+    }.value
+    #expect(inherited == .high)
+  }
+
   @TaskLocal static var local = 0
 }
 

@@ -19,19 +19,36 @@ struct DispatchWorkSchedulerTests {
     #expect(onQueue)
   }
 
-  @Test func delayedWorkRunsAfterItsDelayInDeadlineOrder() async throws {
+  @Test func delayedWorkRunsNoSoonerThanItsDelay() async throws {
     let queue = DispatchQueue(label: "lockstep.test.delayed")
+    let before = queue.now
+    let ranAt = try await withCallback("delayed work ran") { done in
+      queue.schedule(after: .milliseconds(20)) { done(queue.now) }
+    }
+    #expect(ranAt >= before.advanced(by: .milliseconds(20)))
+
+    let deadline = queue.now.advanced(by: .milliseconds(10))
+    let ranAtDeadline = try await withCallback("work at a deadline ran") { done in
+      queue.schedule(at: deadline) { done(queue.now) }
+    }
+    #expect(ranAtDeadline >= deadline)
+  }
+
+  @Test func aLaterDeadlineScheduledFirstWaitsForItsDeadline() async throws {
+    let queue = DispatchQueue(label: "lockstep.test.deadlines")
+    let log = EventRecorder<String>("order")
     let start = queue.now
-    let order = try await withCallback("both ran") { (done: @escaping @Sendable ([String]) -> Void) in
-      let log = EventRecorder<String>("order")
-      queue.schedule(after: .milliseconds(20)) {
-        log.record("second")
+    // An hour away: it cannot come due while this test runs (its time limit is a minute).
+    let later = queue.schedule(at: start.advanced(by: .seconds(3_600))) { log.record("later") }
+    let order = try await withCallback("the earlier deadline ran") { done in
+      queue.schedule(at: start.advanced(by: .milliseconds(5))) {
+        log.record("earlier")
         done(log.values)
       }
-      queue.schedule(after: .milliseconds(5)) { log.record("first") }
     }
-    #expect(order == ["first", "second"])
-    #expect(start.duration(to: queue.now) >= .milliseconds(20))
+    #expect(order == ["earlier"])
+    later.cancel()
+    #expect(later.isCancelled)
   }
 
   @Test func cancelledWorkNeverRuns() async throws {
@@ -47,18 +64,74 @@ struct DispatchWorkSchedulerTests {
     ran.expectCount(0)
   }
 
-  @Test func aPastDeadlineRunsAtOnce() async throws {
+  @Test func aPastDeadlineRunsAsSoonAsPossibleLikeAsync() async throws {
     let queue = DispatchQueue(label: "lockstep.test.past")
-    let ran = try await withCallback("past deadline") { done in
-      queue.schedule(at: SchedulerTime(offset: .zero)) { done(true) }
+    let log = EventRecorder<String>("order")
+    // On a serial queue, work that runs "as soon as possible" runs before work submitted after it
+    // with `async`; work given a delay, however short, would run after it.
+    let order = try await withCallback("every item ran") { done in
+      queue.schedule(at: SchedulerTime(offset: .zero)) { log.record("past deadline") }
+      queue.schedule(after: .seconds(-1)) { log.record("negative delay") }
+      queue.schedule {
+        log.record("async")
+        done(log.values)
+      }
     }
-    #expect(ran)
+    #expect(order == ["past deadline", "negative delay", "async"])
   }
 
   @Test func timeIsUptime() {
     let before = DispatchTime.now().uptimeNanoseconds
     let now = DispatchQueue.main.now.offset
+    let after = DispatchTime.now().uptimeNanoseconds
     #expect(now >= .nanoseconds(before))
+    #expect(now <= .nanoseconds(after))
+  }
+}
+
+/// A scheduler that wraps another one, as the protocol's documentation suggests: it logs, and
+/// hands back handles of its own made with `ScheduledWork(cancel:isCancelled:)`.
+private final class LoggingScheduler: WorkScheduler {
+  let inner: TestQueue
+  let log = EventRecorder<String>("scheduler log")
+
+  init(wrapping inner: TestQueue) { self.inner = inner }
+
+  var now: SchedulerTime { inner.now }
+
+  func submit(
+    at deadline: SchedulerTime?, site: CallSite, _ work: @escaping @Sendable () -> Void
+  ) -> ScheduledWork {
+    let handle = inner.submit(at: deadline, site: site, work)
+    log.record("scheduled at line \(site.line)")
+    let log = self.log
+    return ScheduledWork(
+      cancel: {
+        log.record("cancelled")
+        handle.cancel()
+      },
+      isCancelled: { handle.isCancelled })
+  }
+}
+
+@Suite(.timeLimit(.minutes(1)))
+struct CustomWorkSchedulerTests {
+  @Test func aCustomHandleCancelsAndReportsThroughItsClosures() async {
+    let queue = TestQueue()
+    let scheduler = LoggingScheduler(wrapping: queue)
+    let ran = EventRecorder<String>("ran")
+    let line = #line + 1
+    let kept = scheduler.schedule(after: .seconds(1)) { ran.record("kept") }
+    let dropped = scheduler.schedule(after: .seconds(1)) { ran.record("dropped") }
+    #expect(!dropped.isCancelled)
+    dropped.cancel()
+    #expect(dropped.isCancelled)
+    #expect(!kept.isCancelled)
+    #expect(queue.pendingCount == 1)
+    await queue.advance(by: .seconds(1))
+    #expect(ran.values == ["kept"])
+    #expect(
+      scheduler.log.values == ["scheduled at line \(line)", "scheduled at line \(line + 1)", "cancelled"])
   }
 }
 

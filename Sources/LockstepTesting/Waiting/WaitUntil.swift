@@ -1,10 +1,14 @@
-/// Waits until `condition` holds, checking it after letting other work run, and fails with a
-/// message naming what was awaited if it does not hold within `timeout`.
+/// Waits until `condition` holds, checking it again and again while letting other work run, and
+/// fails with a message naming what was awaited if it does not hold within `timeout`.
 ///
-/// Prefer an exact signal when one exists (``TestTaskFactory/waitUntilIdle(timeout:fileID:filePath:line:column:)``,
-/// ``Gate/waitForArrivals(_:timeout:fileID:filePath:line:column:)``,
-/// ``EventRecorder/waitForCount(_:timeout:fileID:filePath:line:column:)``); use `waitUntil` for
-/// state that has none:
+/// `waitUntil` polls: nothing tells it when the condition changes. Prefer an exact signal when one
+/// exists — it resumes the test at the very moment the event happens and never spins:
+/// ``TestTaskFactory/waitUntilIdle(timeout:fileID:filePath:line:column:)`` for tasks that finish,
+/// ``Gate/waitForArrivals(_:timeout:fileID:filePath:line:column:)`` for code that reached a gate,
+/// ``ControlledCalls/waitUntilPending(_:timeout:fileID:filePath:line:column:)`` for a call that
+/// reached a fake, ``TestClock/waitForSleepers(count:timeout:fileID:filePath:line:column:)`` for
+/// code that is sleeping, ``EventRecorder/waitForCount(_:timeout:fileID:filePath:line:column:)``
+/// for callbacks and values. Use `waitUntil` for state that has none:
 ///
 /// ```swift
 /// tracker.start()
@@ -12,9 +16,18 @@
 /// ```
 ///
 /// The condition runs in the caller's isolation (on the main actor in a `@MainActor` test), so it
-/// can read main-actor state directly. It is checked at once, then after each `Task.yield()`, and
-/// after a while with short pauses that grow up to 2 ms so that a slow condition does not burn a
-/// core. A passing test returns as soon as the condition holds.
+/// can read main-actor state directly. How it polls, exactly:
+/// 1. It checks the condition at once, before anything else: a condition that already holds
+///    returns without suspending.
+/// 2. Up to the 200th check, it calls `Task.yield()` before each further check, so work waiting
+///    for the caller's actor or for a thread gets to run.
+/// 3. From then on it pauses with a real `Task.sleep` before each check: 20 µs, then twice as
+///    long each time, up to 2 ms, so that a condition that takes long does not burn a core.
+///
+/// So a condition that becomes true is seen within one yield at first and within about 2 ms
+/// later on. The condition's error ends the wait at once, after that one check. Cancellation is
+/// checked after every false check. `timeout` is measured in real time (`ContinuousClock`) after
+/// each false check; the wait then throws ``WaitTimeoutError`` saying how many checks it made.
 ///
 /// - Parameters:
 ///   - description: What you are waiting for, in words; it is the first thing a failure says.

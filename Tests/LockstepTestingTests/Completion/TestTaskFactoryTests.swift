@@ -42,28 +42,85 @@ struct TestTaskFactoryTests {
     #expect(done.count == 550)
   }
 
-  @Test func returnsAtOnceWhenNothingWasCreated() async throws {
-    try await TestTaskFactory().waitUntilIdle()
+  @Test func returnsAtOnceWhenNothingIsRunning() async throws {
+    // A zero timeout fails any wait that suspends: nothing would ever resume it here.
+    try await TestTaskFactory().waitUntilIdle(timeout: .zero)
+    let tasks = TestTaskFactory()
+    await tasks.task(name: "done") {}.value  // its handle has a value once the factory saw it finish
+    #expect(tasks.unfinishedCount == 0)
+    try await tasks.waitUntilIdle(timeout: .zero)
   }
 
   @Test func aTaskThatNeverFinishesIsNamedWithItsCreationSite() async throws {
     let tasks = TestTaskFactory()
     let gate = Gate("never opened")
-    tasks.task(name: "finishes") {}
+    let finished = tasks.task(name: "finishes") {}
     let creationLine = #line + 1
     tasks.task(name: "stuck") { try? await gate.wait(timeout: .seconds(60)) }
     // Only the stuck task is left; the timed wait below then fails however loaded the machine is.
-    try await waitUntil("the other task finished") { tasks.unfinishedCount == 1 }
+    await finished.value
     let error = await #expect(throws: WaitTimeoutError.self) {
       try await tasks.waitUntilIdle(timeout: .milliseconds(50))
     }
     let pending = try #require(error?.pending)
     #expect(pending.count == 1)
+    #expect(pending[0].contains("#2"))
     #expect(pending[0].contains("\"stuck\""))
     #expect(pending[0].contains("LockstepTestingTests/TestTaskFactoryTests.swift:\(creationLine):"))
-    #expect(error?.description.contains("every task of the TestTaskFactory") == true)
+    #expect(error?.awaited == "every task of the TestTaskFactory to finish")
+    #expect(error?.timeout == .milliseconds(50))
     tasks.cancelAll()
     try await tasks.waitUntilIdle()
+  }
+
+  @Test func unfinishedTasksListsWhatIsStillRunningOldestFirst() async throws {
+    let tasks = TestTaskFactory()
+    let first = Gate("first")
+    let second = Gate("second")
+    await tasks.task(name: "finished early") {}.value
+    let heldLine = #line + 1
+    let held = tasks.task(name: "held") { try? await first.wait() }
+    let unnamedLine = #line + 1
+    tasks.task { try? await second.wait() }
+    #expect(tasks.unfinishedTasks.count == 2)
+    #expect(tasks.unfinishedTasks.first?.contains("#2") == true)
+    #expect(tasks.unfinishedTasks.first?.contains("\"held\"") == true)
+    #expect(tasks.unfinishedTasks.first?.contains("TestTaskFactoryTests.swift:\(heldLine):") == true)
+    #expect(tasks.unfinishedTasks.last?.contains("#3") == true)
+    #expect(tasks.unfinishedTasks.last?.contains("unnamed") == true)
+    #expect(tasks.unfinishedTasks.last?.contains("TestTaskFactoryTests.swift:\(unnamedLine):") == true)
+
+    first.open()
+    await held.value
+    #expect(tasks.unfinishedTasks.count == 1)
+    #expect(tasks.unfinishedTasks.first?.contains("#3") == true)
+    second.open()
+    try await tasks.waitUntilIdle()
+    #expect(tasks.unfinishedTasks.isEmpty)
+  }
+
+  @Test(arguments: [TaskPriority.background, .high])
+  func theTaskGetsTheGivenPriority(_ priority: TaskPriority) async throws {
+    let tasks = TestTaskFactory()
+    let plain = tasks.task(priority: priority) { Task.basePriority }
+    let throwing = tasks.task(priority: priority) { () async throws -> TaskPriority? in Task.basePriority }
+    #expect(await plain.value == priority)
+    #expect(try await throwing.value == priority)
+  }
+
+  @MainActor @Test(arguments: [TaskPriority.background, .high])
+  func aMainActorTaskGetsTheGivenPriority(_ priority: TaskPriority) async throws {
+    let tasks = TestTaskFactory()
+    let plain = tasks.task(priority: priority) {
+      MainActor.assertIsolated()
+      return Task.basePriority
+    }
+    let throwing = tasks.task(priority: priority) { () async throws -> TaskPriority? in
+      MainActor.assertIsolated()
+      return Task.basePriority
+    }
+    #expect(await plain.value == priority)
+    #expect(try await throwing.value == priority)
   }
 
   @Test func cancelAllCancelsUnfinishedTasks() async throws {
@@ -95,12 +152,31 @@ struct TestTaskFactoryTests {
     #expect(tasks.unfinishedCount == 0)
   }
 
-  @Test func aCancelledWaitThrowsCancellation() async throws {
+  @Test func cancellingAWaitThatIsSuspendedThrowsCancellation() async throws {
+    try await withDeterministicScheduling {
+      let tasks = TestTaskFactory()
+      let gate = Gate("held")
+      tasks.task { try? await gate.wait() }
+      let waiter = Task { try await tasks.waitUntilIdle() }
+      // A sleep in the run's virtual time: it ends only once no job is ready, so every other
+      // task has run until it suspended — the waiter inside `waitUntilIdle`.
+      try await Task.sleep(for: .seconds(1))
+      waiter.cancel()
+      await #expect(throws: CancellationError.self) { try await waiter.value }
+      #expect(tasks.unfinishedCount == 1)
+      gate.open()
+      try await tasks.waitUntilIdle()
+    }
+  }
+
+  @Test func aWaitInACancelledTaskThrowsCancellation() async throws {
     let tasks = TestTaskFactory()
     let gate = Gate()
     tasks.task { try? await gate.wait() }
-    let waiter = Task { try await tasks.waitUntilIdle() }
-    waiter.cancel()
+    let waiter = Task {
+      withUnsafeCurrentTask { $0?.cancel() }  // cancelled before it waits
+      try await tasks.waitUntilIdle()
+    }
     await #expect(throws: CancellationError.self) { try await waiter.value }
     gate.open()
     try await tasks.waitUntilIdle()

@@ -15,6 +15,7 @@ struct BarrierTests {
         released.record()
       }
     }
+    // A barrier has no arrival signal of its own: poll its count.
     try await waitUntil("two parties wait") { barrier.waitingCount == 2 }
     #expect(released.count == 0)
     try await barrier.arriveAndWait()  // the third party releases the round
@@ -53,13 +54,30 @@ struct BarrierTests {
     }
     #expect(error?.pending == ["1 of 2 arrived"])
     #expect(error?.awaited.contains("both past the check") == true)
+    #expect(error?.awaited.contains("2 parties") == true)
     #expect(barrier.waitingCount == 0)  // the party left the round
+  }
+
+  @Test func theNameAndPartiesAreWhatTheBarrierWasMadeWithAndWhatItsReportsSay() async throws {
+    let barrier = Barrier(parties: 3, name: "all three past the check")
+    #expect(barrier.parties == 3)
+    #expect(barrier.name == "all three past the check")
+    #expect(barrier.description.contains("\"all three past the check\""))
+    #expect(barrier.description.contains("0 of 3 waiting"))
+    let tasks = TestTaskFactory()
+    for _ in 0..<2 { tasks.task { try? await barrier.arriveAndWait() } }
+    try await waitUntil("two parties wait") { barrier.waitingCount == 2 }  // no arrival signal
+    #expect(barrier.description.contains("2 of 3 waiting"))
+    try await barrier.arriveAndWait()  // the third party releases the round
+    try await tasks.waitUntilIdle()
+    #expect(barrier.description.contains("0 of 3 waiting"))
+    #expect(barrier.parties == 3)  // a released round does not change what a round needs
   }
 
   @Test func aCancelledPartyLeavesTheRound() async throws {
     let barrier = Barrier(parties: 2)
     let party = Task { try await barrier.arriveAndWait() }
-    try await waitUntil("one party waits") { barrier.waitingCount == 1 }
+    try await waitUntil("one party waits") { barrier.waitingCount == 1 }  // no arrival signal
     party.cancel()
     await #expect(throws: CancellationError.self) { try await party.value }
     #expect(barrier.waitingCount == 0)

@@ -18,7 +18,6 @@ struct ControlledCallsTests {
     #expect(calls.arguments == [10, 20])
     #expect(calls.callCount == 2)
     #expect(calls.pendingIDs == [1, 2])
-    #expect(calls.description == "ControlledCalls(\"loader\") (2 calls, pending: #1, #2)")
 
     calls.succeed(2, with: "twenty")
     #expect(try await second.value == "twenty")
@@ -68,6 +67,37 @@ struct ControlledCallsTests {
     #expect(calls.pendingCount == 0)
     let (_, issues) = await collectingIssues { calls.succeed(3, with: 1) }
     #expect(issues.map(\.message) == ["backend: cannot succeed call #3: it already ended (failed)."])
+  }
+
+  @Test func theDescriptionNamesTheInstanceItsCallCountAndThePendingIDs() async throws {
+    let calls = ControlledCalls<Int, Int>("loader")
+    #expect(calls.description.contains("\"loader\""))
+    #expect(calls.description.contains("0 calls"))
+    #expect(!calls.description.contains("#"))
+    let callers = [Task { try await calls.call(1) }, Task { try await calls.call(2) }]
+    try await calls.waitUntilCallCount(2)
+    #expect(calls.description.contains("2 calls"))
+    #expect(calls.description.contains("#1") && calls.description.contains("#2"))
+    calls.succeed(1, with: 1)
+    #expect(calls.description.contains("2 calls"))
+    #expect(!calls.description.contains("#1") && calls.description.contains("#2"))
+    calls.succeed(2, with: 2)
+    for caller in callers { _ = try await caller.value }
+    #expect(!calls.description.contains("#"))
+  }
+
+  @Test func aCallWithoutOutputIsCompletedWithSucceedID() async throws {
+    let calls = ControlledCalls<String, Void>("saver")
+    let caller = Task { try await calls.call("draft") }
+    try await calls.waitUntilPending(1)
+    calls.succeed(1)
+    try await caller.value
+    #expect(calls.pendingCount == 0)
+    let line: UInt = #line + 1
+    let (_, issues) = await collectingIssues { calls.succeed(1) }
+    #expect(issues.map(\.message) == ["saver: cannot succeed call #1: it already ended (succeeded)."])
+    #expect(issues.first?.site.line == line)
+    #expect(issues.first?.site.fileID.description == "LockstepTestingTests/ControlledCallsTests.swift")
   }
 
   @Test func completingAMissingOrFinishedCallIsAReportedMisuse() async throws {
@@ -173,11 +203,11 @@ struct ControlledCallsTests {
   }
 
   @Test func theTeardownCheckReportsAndEndsEveryUncompletedCall() async throws {
-    let calls = ControlledCalls<Int, String>("loader")
-    let first = Task { try await calls.call(5) }
-    let second = Task { try await calls.call(7) }
-    try await calls.waitUntilCallCount(2)
-    let order = calls.arguments
+    let calls = ControlledCalls<String, String>("loader")
+    let first = Task { try await calls.call("five") }
+    try await calls.waitUntilPending(1)
+    let second = Task { try await calls.call("seven") }
+    try await calls.waitUntilPending(2)
     calls.succeed(1, with: "done")
 
     let line: UInt = #line + 1
@@ -185,17 +215,16 @@ struct ControlledCallsTests {
     #expect(!passed)
     #expect(issues.count == 1)
     #expect(
-      issues.first?.message.hasPrefix("loader call #2 (argument: \(order[1])) was never completed") == true)
+      issues.first?.message.hasPrefix("loader call #2 (argument: \"seven\") was never completed") == true)
     #expect(issues.first?.site.line == line)
 
-    let outcomes = [await first.result, await second.result]
-    let errors = outcomes.compactMap { result -> ControlledCallNotCompletedError? in
-      guard case .failure(let error) = result else { return nil }
-      return error as? ControlledCallNotCompletedError
-    }
-    #expect(errors.map(\.id) == [2])
+    #expect(try await first.value == "done")
+    let error = await #expect(throws: ControlledCallNotCompletedError.self) { try await second.value }
+    #expect(error?.name == "loader")
+    #expect(error?.id == 2)
+    #expect(error?.argument == "\"seven\"")  // as String(reflecting:) prints it
     // Later calls end at once; checking again finds nothing new.
-    await #expect(throws: ControlledCallNotCompletedError.self) { try await calls.call(9) }
+    await #expect(throws: ControlledCallNotCompletedError.self) { try await calls.call("nine") }
     let (again, moreIssues) = await collectingIssues { calls.verifyAllCompleted() }
     #expect(again && moreIssues.isEmpty)
   }
@@ -387,5 +416,61 @@ final class ControlledCallsXCTests: XCTestCase {
       let value = try await caller.value
       XCTAssertEqual(value, 1)
     }
+  }
+}
+
+/// Proves that `addTeardownCheck(for:)` fails an XCTest test that leaves a call unfinished.
+final class ControlledCallsTeardownCheckXCTests: XCTestCase {
+  private let captured = CapturedXCTestFailures()
+
+  #if os(Linux) || os(Windows) || os(Android)
+    override func recordFailure(
+      withDescription description: String, inFile filePath: String, atLine lineNumber: Int,
+      expected: Bool
+    ) {
+      if captured.capture(description, file: filePath, line: lineNumber) { return }
+      super.recordFailure(
+        withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+    }
+  #else
+    override func record(_ issue: XCTIssue) {
+      let file = issue.sourceCodeContext.location?.fileURL.path ?? ""
+      let line = issue.sourceCodeContext.location?.lineNumber ?? 0
+      if captured.capture(issue.compactDescription, file: file, line: line) { return }
+      super.record(issue)
+    }
+  #endif
+
+  func testAnUnfinishedCallIsReportedByIDAndArgumentAtTheCheckLine() async throws {
+    let calls = ControlledCalls<Int, String>("loader")
+    let caller = Task { try await calls.call(7) }
+    let captured = self.captured
+    let checkLine = Locked(0)
+    // Teardown blocks run last-registered first: this one runs after the check below.
+    addTeardownBlock {
+      let failures = captured.stop()
+      XCTAssertEqual(failures.count, 1, "\(failures)")
+      XCTAssertTrue(
+        failures.first?.contains("loader call #1 (argument: 7) was never completed") == true, "\(failures)")
+      XCTAssertTrue(
+        failures.first?.hasSuffix("@ControlledCallsTests.swift:\(checkLine.value)") == true, "\(failures)")
+      if calls.pendingCount > 0 {
+        XCTFail("the teardown check left call #1 pending")
+        calls.failAll(CancellationError())  // so that the wait below cannot hang
+      }
+      do {
+        _ = try await caller.value
+        XCTFail("the teardown check must end the call")
+      } catch let error as ControlledCallNotCompletedError {
+        XCTAssertEqual(error.name, "loader")
+        XCTAssertEqual(error.id, 1)
+        XCTAssertEqual(error.argument, "7")
+      }
+    }
+    checkLine.withLock { $0 = #line + 1 }
+    addTeardownCheck(for: calls)
+    try await calls.waitUntilPending(1)
+    captured.startCapturing()
+    // The test ends with call #1 still pending.
   }
 }

@@ -66,6 +66,23 @@ struct GateTests {
     #expect(gate.waiterCount == 0)
   }
 
+  @Test func theDescriptionNamesTheGateWhetherItIsOpenAndWhoWaits() async throws {
+    let gate = Gate("validation")
+    let tasks = TestTaskFactory()
+    #expect(gate.description.contains("\"validation\""))
+    #expect(gate.description.contains("closed"))
+    #expect(gate.description.contains("0 waiting"))
+    for _ in 0..<2 { tasks.task { try? await gate.wait() } }
+    try await gate.waitForArrivals(2)
+    #expect(gate.description.contains("closed"))
+    #expect(gate.description.contains("2 waiting"))
+    gate.open()
+    try await tasks.waitUntilIdle()
+    #expect(gate.description.contains("\"validation\""))
+    #expect(gate.description.contains("open") && !gate.description.contains("closed"))
+    #expect(gate.description.contains("0 waiting"))
+  }
+
   @Test func stateMachineOpensInArrivalOrder() {
     var state = GateState<Int>()
     let second = state.arrive(WaiterID(rawValue: 2), 20)

@@ -1,3 +1,5 @@
+import Dispatch
+import Lockstep
 import Testing
 import XCTest
 
@@ -157,8 +159,13 @@ struct TestClockTests {
     #expect(woken == 0)
     #expect(issues.count == 2)
     #expect(issues.allSatisfy { $0.site.fileID.description == "LockstepTestingTests/TestClockTests.swift" })
-    #expect(issues.first?.message.contains("advance(by: -1 ms)") == true)
-    #expect(issues.last?.message.contains("the clock is at 1 s") == true)
+    // Each report names the misused call with its argument, and the time the clock stays at.
+    #expect(
+      issues.first?.message.contains("TestClock.advance(by: \(Duration.milliseconds(-1).lockstepText))")
+        == true)
+    #expect(issues.first?.message.contains("\(clock.now)") == true)
+    #expect(issues.last?.message.contains("TestClock.advance(to: \(TestClock.Instant.zero))") == true)
+    #expect(issues.last?.message.contains("the clock is at \(clock.now)") == true)
     #expect(clock.now.offset == .seconds(1))
   }
 
@@ -191,7 +198,112 @@ struct TestClockTests {
     try await clock.waitForSleepers()
     await clock.advance(by: .milliseconds(10))
     try await sleeper.value
-    #expect(clock.description == "TestClock(now: 10 ms, 0 sleeper(s))")
+    #expect(clock.now.offset == .milliseconds(10))
+    #expect(clock.sleeperCount == 0)
+  }
+
+  @Test func theDescriptionSaysTheTimeTheSleepersAndTheNextDeadline() async throws {
+    let clock = TestClock()
+    await clock.advance(by: .milliseconds(10))
+    #expect(clock.description.contains("\(clock.now)"))
+    #expect(clock.description.contains("0 sleeper(s)"))
+    #expect(!clock.description.contains("next deadline"))
+    let sleepers = [
+      Task { try await clock.sleep(for: .milliseconds(90)) },
+      Task { try await clock.sleep(for: .milliseconds(30)) },
+    ]
+    try await clock.waitForSleepers(count: 2)
+    #expect(clock.description.contains("2 sleeper(s)"))
+    #expect(clock.description.contains("next deadline \(TestClock.Instant(offset: .milliseconds(40)))"))
+    await clock.run()
+    for sleeper in sleepers { try await sleeper.value }
+    #expect(clock.description.contains("\(clock.now)"))
+    #expect(!clock.description.contains("next deadline"))
+  }
+
+  @Test func toleranceIsIgnoredASleeperWakesExactlyAtItsDeadline() async throws {
+    let clock = TestClock()
+    let until = Task {
+      try await clock.sleep(until: .zero.advanced(by: .milliseconds(80)), tolerance: .seconds(1))
+    }
+    let forDuration = Task { try await clock.sleep(for: .milliseconds(80), tolerance: .seconds(1)) }
+    try await clock.waitForSleepers(count: 2)
+    let deadline = TestClock.Instant.zero.advanced(by: .milliseconds(80))
+    #expect(clock.pendingDeadlines == [deadline, deadline])
+    #expect(await clock.advance(by: .milliseconds(79)) == 0)
+    #expect(await clock.advance(by: .milliseconds(1)) == 2)
+    // A woken sleeper returns normally even if cancelled now; one still asleep would throw.
+    until.cancel()
+    forDuration.cancel()
+    try await until.value
+    try await forDuration.value
+  }
+
+  @Test func aWokenSleeperWhoseExecutorIsHeldIsReportedAndAdvanceReturns() async throws {
+    let clock = TestClock()
+    let executor = HeldTaskExecutor()
+    let sleeper = Task(executorPreference: executor) { try await clock.sleep(for: .seconds(1)) }
+    try await clock.waitForSleepers(count: 1)
+    executor.hold()  // the woken sleeper cannot run again until released
+    let line: UInt = #line + 2
+    let (woken, issues) = await collectingIssues {
+      await clock.advance(by: .seconds(1), timeout: .milliseconds(20))
+    }
+    #expect(woken == 1)
+    #expect(clock.now.offset == .seconds(1))
+    #expect(issues.count == 1)
+    let message = issues.first?.message ?? ""
+    #expect(message.contains("TestClock.advance(by: \(Duration.seconds(1).lockstepText))"))
+    #expect(message.contains("did not return from sleep within \(Duration.milliseconds(20).lockstepText)"))
+    #expect(issues.first?.site.line == line)
+    executor.release()
+    try await sleeper.value
+  }
+
+  @Test func runGivesUpOnWorkThatReschedulesItselfForeverAndReturns() async {
+    let clock = TestClock()
+    let queue = TestQueue(clock: clock)
+    @Sendable func tick() { queue.schedule(after: .seconds(1)) { tick() } }
+    tick()
+    let line: UInt = #line + 1
+    let (_, issues) = await collectingIssues { await clock.run(timeout: .milliseconds(1)) }
+    #expect(issues.count == 1)
+    let message = issues.first?.message ?? ""
+    #expect(message.contains("TestClock.run() gave up after \(Duration.milliseconds(1).lockstepText)"))
+    #expect(issues.first?.site.line == line)
+    #expect(queue.pendingCount == 1)  // the loop is still scheduled: run stopped, not the work
+    #expect(clock.now.offset >= .seconds(1))
+  }
+}
+
+/// A task executor that the test can hold: jobs enqueued while it is held wait until it is
+/// released. It runs jobs on a serial queue of its own.
+private final class HeldTaskExecutor: TaskExecutor, Sendable {
+  private let state = Locked<(held: Bool, jobs: [UnownedJob])>((false, []))
+  private let queue = DispatchQueue(label: "lockstep.test.held-executor")
+
+  func enqueue(_ job: consuming ExecutorJob) {
+    let job = UnownedJob(job)
+    let runNow = state.withLock { state in
+      if state.held { state.jobs.append(job) }
+      return !state.held
+    }
+    if runNow { run(job) }
+  }
+
+  func hold() { state.withLock { $0.held = true } }
+
+  func release() {
+    let jobs = state.withLock { state in
+      state.held = false
+      defer { state.jobs = [] }
+      return state.jobs
+    }
+    for job in jobs { run(job) }
+  }
+
+  private func run(_ job: UnownedJob) {
+    queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
   }
 }
 
@@ -206,7 +318,7 @@ struct ImmediateClockTests {
     try await clock.sleep(until: .zero)  // in the past: time does not go back
     #expect(clock.now.offset == .milliseconds(5_250))
     #expect(clock.minimumResolution == .zero)
-    #expect(clock.description == "ImmediateClock(now: 5.25 s)")
+    #expect(clock.description.contains("\(clock.now)"))
   }
 
   @Test func aCancelledSleeperThrows() async {

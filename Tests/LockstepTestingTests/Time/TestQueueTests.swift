@@ -106,8 +106,13 @@ struct TestQueueTests {
     #expect(ran == 0)
     #expect(issues.count == 2)
     #expect(issues.allSatisfy { $0.site.fileID.description == "LockstepTestingTests/TestQueueTests.swift" })
-    #expect(issues.first?.message.contains("TestQueue.advance(by: -1 ms)") == true)
-    #expect(issues.last?.message.contains("the clock is at 1 s") == true)
+    // Each report names the misused call with its argument, and the time the queue stays at.
+    #expect(
+      issues.first?.message.contains("TestQueue.advance(by: \(Duration.milliseconds(-1).lockstepText))")
+        == true)
+    #expect(issues.first?.message.contains("\(queue.now)") == true)
+    #expect(issues.last?.message.contains("TestQueue.advance(to: \(SchedulerTime(offset: .zero)))") == true)
+    #expect(issues.last?.message.contains("the clock is at \(queue.now)") == true)
     #expect(queue.now.offset == .seconds(1))
   }
 
@@ -193,8 +198,9 @@ struct TestQueueTests {
   @Test func manyItemsRunInOrder() async {
     let queue = TestQueue()
     let order = EventRecorder<Int>("order")
-    var generator = SystemRandomNumberGenerator()
-    let deadlines = (0..<2_000).map { _ in Int.random(in: 0..<50, using: &generator) }
+    let seed = Interleavings.sessionSeed  // LOCKSTEP_SEED when set, to replay a failure
+    var generator = SplitMix64(seed: seed)
+    let deadlines = (0..<2_000).map { _ in generator.next(below: 50) }
     var handles: [ScheduledWork] = []
     for (index, deadline) in deadlines.enumerated() {
       handles.append(queue.schedule(after: .milliseconds(deadline)) { order.record(index) })
@@ -205,34 +211,53 @@ struct TestQueueTests {
     let expected = deadlines.indices.filter { $0 % 3 != 0 }.sorted {
       (deadlines[$0], $0) < (deadlines[$1], $1)
     }
-    #expect(order.values == expected)
-  }
-}
-
-final class TestQueueXCTests: XCTestCase {
-  func testRunDueWorkFromASynchronousTest() {
-    let queue = TestQueue()
-    let log = EventRecorder<String>("work")
-    queue.schedule { log.record("now") }
-    XCTAssertEqual(queue.pendingCount, 1)
-    XCTAssertEqual(queue.runDueWork(), 1)
-    XCTAssertEqual(log.values, ["now"])
+    #expect(order.values == expected, "deadlines from seed \(seed); replay with LOCKSTEP_SEED=\(seed)")
   }
 
-  func testAdvanceRunsDelayedWorkAndSkipsCancelledWork() async {
-    let queue = TestQueue()
-    let log = EventRecorder<String>("work")
-    queue.schedule(after: .seconds(2)) { log.record("two") }
-    queue.schedule(after: .seconds(1)) { log.record("one") }.cancel()
-    await queue.advance(by: .seconds(2))
-    XCTAssertEqual(log.values, ["two"])
-    XCTAssertEqual(queue.pendingCount, 0)
+  @Test func runDueWorkGivesUpOnWorkThatSchedulesWorkForNowForeverAndReturns() async {
+    let queue = TestQueue("spinning")
+    @Sendable func spin() { queue.schedule { spin() } }
+    spin()
+    let line: UInt = #line + 1
+    let (ran, issues) = await collectingIssues { queue.runDueWork(timeout: .milliseconds(1)) }
+    #expect(ran > 0)
+    #expect(queue.pendingCount == 1)  // the loop is still scheduled: runDueWork stopped, not the work
+    #expect(issues.count == 1)
+    let message = issues.first?.message ?? ""
+    #expect(message.contains("TestQueue.runDueWork() gave up after \(Duration.milliseconds(1).lockstepText)"))
+    #expect(message.contains("spinning"))
+    #expect(issues.first?.site.line == line)
   }
 
-  func testMovingBackwardsIsReported() async {
+  @Test func advanceGivesUpOnWorkThatSchedulesWorkForNowForeverAndReturns() async {
     let queue = TestQueue()
-    let (_, issues) = await collectingIssues { await queue.advance(by: .seconds(-1)) }
-    XCTAssertEqual(issues.count, 1)
-    XCTAssertEqual(queue.now, SchedulerTime(offset: .zero))
+    @Sendable func spin() { queue.schedule { spin() } }
+    queue.schedule(after: .seconds(1)) { spin() }
+    let line: UInt = #line + 2
+    let (ran, issues) = await collectingIssues {
+      await queue.advance(by: .seconds(1), timeout: .milliseconds(1))
+    }
+    #expect(ran > 0)
+    #expect(queue.now.offset == .seconds(1))
+    #expect(queue.pendingCount == 1)
+    #expect(issues.count == 1)
+    let message = issues.first?.message ?? ""
+    #expect(message.contains("TestQueue.advance(by: \(Duration.seconds(1).lockstepText)) gave up after"))
+    #expect(issues.first?.site.line == line)
+  }
+
+  @Test func runGivesUpOnWorkThatReschedulesItselfForeverAndReturns() async {
+    let queue = TestQueue()
+    @Sendable func tick() { queue.schedule(after: .seconds(1)) { tick() } }
+    tick()
+    let line: UInt = #line + 1
+    let (ran, issues) = await collectingIssues { await queue.run(timeout: .milliseconds(1)) }
+    #expect(ran > 0)
+    #expect(queue.now.offset == .seconds(ran))  // one tick per second of virtual time
+    #expect(queue.pendingCount == 1)
+    #expect(issues.count == 1)
+    let message = issues.first?.message ?? ""
+    #expect(message.contains("TestQueue.run() gave up after \(Duration.milliseconds(1).lockstepText)"))
+    #expect(issues.first?.site.line == line)
   }
 }

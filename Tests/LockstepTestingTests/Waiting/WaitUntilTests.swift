@@ -12,30 +12,73 @@ struct WaitUntilTests {
   @MainActor @Test func returnsOnceTheConditionHolds() async throws {
     let flag = Flag()
     let tasks = TestTaskFactory()
+    // The task runs on the main actor, like the condition: it can only run while `waitUntil`
+    // lets other work run between checks.
     tasks.task { flag.isSet = true }
     try await waitUntil("the flag is set") { flag.isSet }
     #expect(flag.isSet)
+    try await tasks.waitUntilIdle()
   }
 
-  @Test func returnsAtOnceWhenTheConditionAlreadyHolds() async throws {
-    try await waitUntil("true") { true }
+  @Test(arguments: [2, 200, 210])
+  func checksUntilTheConditionHoldsThenStops(holdsAtCheck target: Int) async throws {
+    // 2: in the yielding phase; 200: its last check; 210: ten checks into the pausing phase.
+    var checks = 0
+    try await waitUntil("check \(target)") {
+      checks += 1
+      return checks == target
+    }
+    #expect(checks == target)
   }
 
-  @Test func aConditionThatNeverHoldsNamesItselfAndTheCallSite() async throws {
+  @Test func aConditionThatAlreadyHoldsReturnsAtOnce() async throws {
+    try await withDeterministicScheduling {
+      let ran = EventCounter("the other task ran")
+      // Ready before the wait: in the run's FIFO order it runs at the wait's first yield, and
+      // the condition would then be false. A zero timeout fails any wait that needs more than
+      // its first check.
+      let other = Task { ran.record() }
+      var checks = 0
+      try await waitUntil("nothing else has run", timeout: .zero) {
+        checks += 1
+        return ran.count == 0
+      }
+      #expect(checks == 1)
+      #expect(ran.count == 0)  // it returned without suspending
+      await other.value
+    }
+  }
+
+  @Test func aConditionThatNeverHoldsNamesItselfItsBoundAndTheCallSite() async throws {
     let line = #line + 1
     let error = await #expect(throws: WaitTimeoutError.self) {
       try await waitUntil("the cache is warm", timeout: .milliseconds(30)) { false }
     }
     #expect(error?.awaited == "\"the cache is warm\"")
+    #expect(error?.timeout == .milliseconds(30))
     #expect(error?.site.line == UInt(line))
-    #expect(error?.description.contains("Timed out after") == true)
+    #expect(error?.site.fileID.description == "LockstepTestingTests/WaitUntilTests.swift")
+    #expect(error?.pending.count == 1)
   }
 
-  @Test func theConditionsErrorEndsTheWait() async {
+  @Test func theConditionsErrorEndsTheWaitAfterOneCheck() async {
     struct Broken: Error {}
+    var checks = 0
     await #expect(throws: Broken.self) {
-      try await waitUntil("never checked twice") { throw Broken() }
+      try await waitUntil("never checked twice") {
+        checks += 1
+        throw Broken()
+      }
     }
+    #expect(checks == 1)
+  }
+
+  @Test func aCancelledWaitThrowsCancellation() async {
+    let waiter = Task {
+      withUnsafeCurrentTask { $0?.cancel() }
+      try await waitUntil("never") { false }
+    }
+    await #expect(throws: CancellationError.self) { try await waiter.value }
   }
 }
 
@@ -44,8 +87,11 @@ final class WaitUntilXCTests: XCTestCase {
     do {
       try await waitUntil("impossible", timeout: .milliseconds(10)) { false }
       XCTFail("expected a timeout")
+    } catch let error as WaitTimeoutError {
+      XCTAssertEqual(error.awaited, "\"impossible\"")
+      XCTAssertEqual(error.timeout, .milliseconds(10))
     } catch {
-      XCTAssertTrue("\(error)".contains("\"impossible\""))
+      XCTFail("unexpected \(error)")
     }
   }
 }
