@@ -20,9 +20,11 @@ struct EventCountTests {
     directory.fetchName { _ in cachedCompletion.record() }
     try await tasks.waitUntilIdle()
     withKnownIssue("the broken directory answers from its cache and fetches again") {
-      cachedCompletion.expectCount(1)  // fails with: expected exactly 1 event(s), got 2
+      cachedCompletion.expectCount(1)
     } when: {
       variant == .broken
+    } matching: { known in
+      issue(known, says: "\"cached completion\": expected exactly 1 event(s), got 2")
     }
   }
 
@@ -41,6 +43,9 @@ struct EventCountTests {
       #expect(prices.values == [10, 11, 12])
     } when: {
       variant == .broken
+    } matching: { known in
+      issue(known, says: "\"price feed\": expected exactly 3 event(s), got 4")
+        || issue(known, says: "(prices.values → [10, 11, 12, 12]) == [10, 11, 12]")
     }
   }
 }
