@@ -61,7 +61,9 @@ struct ExplorationTests {
     #expect(issues.count == 1)
     #expect(issues.first?.message.contains("value → 1") == true)
     // What sets the failing schedule apart: both increments read 0 before either wrote.
-    let notes = failure.timeline.entries.flatMap(\.actions).filter { $0.hasPrefix("read") || $0.hasPrefix("wrote") }
+    let notes = failure.timeline.entries.flatMap(\.actions).filter {
+      $0.hasPrefix("read") || $0.hasPrefix("wrote")
+    }
     #expect(notes == ["read 0", "read 0", "wrote 1", "wrote 1"])
 
     let (replayed, replayIssues) = await collectingIssues {
@@ -112,7 +114,8 @@ extension ExplorationTests {
     #expect(issues.count == 1)
     // The schedules without a cancellation ran first, and passed; the failing one cancels the load.
     #expect(failure.schedule > 1)
-    #expect(failure.timeline.entries.contains { $0.actions.contains("is cancelled here (injected by explore)") })
+    let actions = failure.timeline.entries.flatMap(\.actions)
+    #expect(actions.contains("is cancelled here (injected by explore)"))
 
     let (replayed, _) = await collectingIssues {
       await explore(.replay(failure.token)) {
