@@ -356,6 +356,10 @@ struct ExplorationReplayTests {
       await explore(.pct(schedules: 200, depth: 2, seed: 2), staleAnswerRace)
     }
     let failure = try #require(found.failure)
+    // Left to its default choices the scheduler runs a passing schedule, so a replay that fails
+    // does so because it follows the token.
+    let unguided = await explore(.exhaustive(maxPreemptions: 0, limit: 1), staleAnswerRace)
+    #expect(unguided.failure == nil)
     var differing: [String] = []
     for run in 1...1_000 {
       let (replay, issues) = await collectingIssues {

@@ -42,9 +42,11 @@ struct ExplorationReportTests {
       await explore(.random(schedules: 200, seed: 3), bothIncrementsCount)
     }
     let failure = try #require(result.failure)
+    let unguided = await explore(.exhaustive(maxPreemptions: 0, limit: 1), bothIncrementsCount)
+    #expect(unguided.failure == nil)  // the default schedule, without a preemption, passes
     // The random schedule that found it preempted more than the reported one.
     #expect(failure.found.preemptions > failure.preemptions)
-    #expect(failure.preemptions >= 1)  // the default schedule, without any, passes
+    #expect(failure.preemptions >= 1)
     #expect(failure.found.contextSwitches >= failure.found.preemptions)
     #expect(failure.contextSwitches >= failure.preemptions)
     let report = issues.first?.message ?? ""
