@@ -25,10 +25,27 @@ public protocol ReadingSource: Sendable {
 /// tracker.stop()
 /// ```
 ///
-/// The `.broken` variant treats cancellation like any other failed reading and retries, so after
-/// `stop()` it goes on until its safety limit of ``readingLimit`` attempts.
+/// The tracker drops a reading that arrives after `stop()`. The `.broken` variant treats cancellation
+/// like any other failed reading and retries, so after `stop()` it goes on until its safety limit
+/// of ``readingLimit`` attempts (``Flaw/retriesAfterCancellation``);
+/// ``Flaw/recordsAReadingThatArrivesAfterStop`` is a bug that only some interleavings show.
 @MainActor
 public final class ActivityTracker {
+  /// A deliberate bug of a broken tracker.
+  ///
+  /// ```swift
+  /// let tracker = ActivityTracker(source: source, tasks: tasks, flaw: .retriesAfterCancellation)
+  /// ```
+  public enum Flaw: Sendable, CaseIterable {
+    /// Treats cancellation like a transient failure and retries until ``readingLimit``, on every
+    /// run that stops it: the `.broken` variant.
+    case retriesAfterCancellation
+    /// Checks for a stop only when a reading fails, so a reading that was already on its way when
+    /// `stop()` came is still recorded — in the interleavings where the stop lands while a
+    /// reading is in flight.
+    case recordsAReadingThatArrivesAfterStop
+  }
+
   /// The readings recorded so far.
   public private(set) var readings: [Int] = []
   /// How many readings were attempted, failed ones included.
@@ -38,7 +55,7 @@ public final class ActivityTracker {
 
   private let source: any ReadingSource
   private let tasks: any TaskFactory
-  private let variant: Variant
+  private let flaw: Flaw?
   private var running: Task<Void, Never>?
 
   /// Creates a stopped tracker.
@@ -46,10 +63,19 @@ public final class ActivityTracker {
   /// ```swift
   /// let tracker = ActivityTracker(source: MotionSource(), tasks: .live)
   /// ```
-  public init(source: any ReadingSource, tasks: any TaskFactory, variant: Variant = .correct) {
+  public convenience init(source: any ReadingSource, tasks: any TaskFactory, variant: Variant = .correct) {
+    self.init(source: source, tasks: tasks, flaw: variant == .broken ? .retriesAfterCancellation : nil)
+  }
+
+  /// Creates a stopped tracker with `flaw` (or none).
+  ///
+  /// ```swift
+  /// let tracker = ActivityTracker(source: source, tasks: tasks, flaw: .recordsAReadingThatArrivesAfterStop)
+  /// ```
+  public init(source: any ReadingSource, tasks: any TaskFactory, flaw: Flaw?) {
     self.source = source
     self.tasks = tasks
-    self.variant = variant
+    self.flaw = flaw
   }
 
   /// Starts recording in a task of its own.
@@ -61,13 +87,17 @@ public final class ActivityTracker {
     running = tasks.task(name: "activity tracking") {
       while self.attempts < self.readingLimit {
         self.attempts += 1
+        let reading: Int
         do {
-          self.readings.append(try await self.source.nextReading())
-        } catch is CancellationError where self.variant == .correct {
+          reading = try await self.source.nextReading()
+        } catch is CancellationError where self.flaw != .retriesAfterCancellation {
           return
         } catch {
           continue  // a transient failure: try again
         }
+        // Stopped while the reading was on its way: drop it.
+        if Task.isCancelled && self.flaw == nil { return }
+        self.readings.append(reading)
       }
     }
   }

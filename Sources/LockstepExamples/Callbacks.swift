@@ -53,38 +53,73 @@ public final class UserDirectory: Sendable {
 }
 
 /// Scenario 5, part two: a price feed that must emit exactly the prices it was given, once each.
+/// A feed starts once: calling `start` again — a screen that appears twice — does nothing.
 ///
 /// ```swift
 /// let feed = PriceFeed(prices: [10, 11, 12], tasks: .live)
 /// feed.start { price in print(price) }
 /// ```
 ///
-/// The `.broken` variant has an off-by-one loop and emits the last price twice.
+/// The `.broken` variant has an off-by-one loop and emits the last price twice
+/// (``Flaw/emitsTheLastPriceTwice``); ``Flaw/marksItselfStartedLate`` is a bug that only some
+/// interleavings show.
 public final class PriceFeed: Sendable {
+  /// A deliberate bug of a broken feed.
+  ///
+  /// ```swift
+  /// let feed = PriceFeed(prices: [10, 11, 12], tasks: tasks, flaw: .marksItselfStartedLate)
+  /// ```
+  public enum Flaw: Sendable, CaseIterable {
+    /// An off-by-one loop emits the last price twice, on every run: the `.broken` variant.
+    case emitsTheLastPriceTwice
+    /// `start` checks whether the feed has started, but the feed marks itself started only when
+    /// its task begins to run. A second `start` that comes before that starts a second feed, and
+    /// every price is emitted twice — in the interleavings where the second call wins the race.
+    case marksItselfStartedLate
+  }
+
   private let prices: [Int]
   private let tasks: any TaskFactory
-  private let variant: Variant
+  private let flaw: Flaw?
+  private let started = CachedValue<Bool>()
 
   /// Creates a feed that will emit `prices`.
   ///
   /// ```swift
   /// let feed = PriceFeed(prices: [10, 11, 12], tasks: tasks)
   /// ```
-  public init(prices: [Int], tasks: any TaskFactory, variant: Variant = .correct) {
-    self.prices = prices
-    self.tasks = tasks
-    self.variant = variant
+  public convenience init(prices: [Int], tasks: any TaskFactory, variant: Variant = .correct) {
+    self.init(prices: prices, tasks: tasks, flaw: variant == .broken ? .emitsTheLastPriceTwice : nil)
   }
 
-  /// Starts emitting, one price per step of a background task.
+  /// Creates a feed that will emit `prices`, with `flaw` (or none).
+  ///
+  /// ```swift
+  /// let feed = PriceFeed(prices: [10, 11, 12], tasks: tasks, flaw: .marksItselfStartedLate)
+  /// ```
+  public init(prices: [Int], tasks: any TaskFactory, flaw: Flaw?) {
+    self.prices = prices
+    self.tasks = tasks
+    self.flaw = flaw
+  }
+
+  /// Starts emitting, one price per step of a background task; does nothing if the feed has
+  /// started already.
   ///
   /// ```swift
   /// feed.start { price in chart.append(price) }
   /// ```
   public func start(onPrice: @escaping @Sendable (Int) -> Void) {
+    let flaw = self.flaw
+    if flaw == .marksItselfStartedLate {
+      guard started.value != true else { return }
+    } else {
+      guard started.replace(with: true) != true else { return }
+    }
     let prices = self.prices
-    let last = variant == .correct ? prices.count - 1 : prices.count
+    let last = flaw == .emitsTheLastPriceTwice ? prices.count : prices.count - 1
     tasks.task(name: "price feed") {
+      if flaw == .marksItselfStartedLate { self.started.value = true }  // too late for a second start
       guard !prices.isEmpty else { return }
       for index in 0...last {
         await Task.yield()  // a real feed awaits the network here
@@ -102,5 +137,13 @@ final class CachedValue<Value: Sendable>: @unchecked Sendable {
   var value: Value? {
     get { lock.withLock { stored } }
     set { lock.withLock { stored = newValue } }
+  }
+
+  /// Stores `newValue` and returns the value it replaced, in one step.
+  func replace(with newValue: Value) -> Value? {
+    lock.withLock {
+      defer { stored = newValue }
+      return stored
+    }
   }
 }

@@ -20,9 +20,11 @@ struct EventCountTests {
     directory.fetchName { _ in cachedCompletion.record() }
     try await tasks.waitUntilIdle()
     withKnownIssue("the broken directory answers from its cache and fetches again") {
-      cachedCompletion.expectCount(1)  // fails with: expected exactly 1 event(s), got 2
+      cachedCompletion.expectCount(1)
     } when: {
       variant == .broken
+    } matching: { known in
+      issue(known, says: "\"cached completion\": expected exactly 1 event(s), got 2")
     }
   }
 
@@ -41,6 +43,33 @@ struct EventCountTests {
       #expect(prices.values == [10, 11, 12])
     } when: {
       variant == .broken
+    } matching: { known in
+      issue(known, says: "\"price feed\": expected exactly 3 event(s), got 4")
+        || issue(known, says: "(prices.values → [10, 11, 12, 12]) == [10, 11, 12]")
+    }
+  }
+}
+
+/// Scenario 5 under the deterministic scheduler: FIFO order, so the feed's task has not begun
+/// when the screen starts the feed the second time.
+@Suite(.deterministic(), .timeLimit(.minutes(1)))
+struct FeedStartedTwiceTests {
+  @Test(arguments: [nil, PriceFeed.Flaw.marksItselfStartedLate])
+  func aFeedStartedTwiceEmitsItsPricesOnce(flaw: PriceFeed.Flaw?) async throws {
+    let tasks = TestTaskFactory()
+    let prices = EventRecorder<Int>("price feed")
+    let feed = PriceFeed(prices: [10, 11, 12], tasks: tasks, flaw: flaw)
+
+    feed.start { prices.record($0) }
+    feed.start { prices.record($0) }  // the screen appears again, before the feed's task has begun
+    try await tasks.waitUntilIdle()
+
+    withKnownIssue("the broken feed starts a second time and emits every price twice") {
+      prices.expectCount(3)
+    } when: {
+      flaw != nil
+    } matching: { known in
+      issue(known, says: "\"price feed\": expected exactly 3 event(s), got 6")
     }
   }
 }

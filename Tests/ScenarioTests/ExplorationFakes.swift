@@ -231,17 +231,83 @@ func exploreTwoFetches(_ variant: Variant) async throws -> (first: EventCounter,
   let directory = UserDirectory(service: FakeProfileService(name: "Blob"), tasks: tasks, variant: variant)
   let first = EventCounter("first screen's completion")
   let second = EventCounter("second screen's completion")
-  directory.fetchName { _ in first.record() }
-  tasks.task(name: "second screen") { directory.fetchName { _ in second.record() } }
+  directory.fetchName { _ in
+    Timeline.note("calls the first screen's completion")
+    first.record()
+  }
+  tasks.task(name: "second screen") {
+    directory.fetchName { _ in
+      Timeline.note("calls the second screen's completion")
+      second.record()
+    }
+  }
   try await tasks.waitUntilIdle()
   return (first, second)
 }
 
-/// Starts a feed of three prices and waits until it has finished; returns what it emitted.
-func explorePriceFeed(_ variant: Variant) async throws -> EventRecorder<Int> {
+/// Starts a feed of three prices; the screen appears again and starts it once more, from a task
+/// of its own, so the feed's task may or may not have begun by then. Waits until every task has
+/// finished; returns what the screen received.
+func explorePriceFeed(_ flaw: PriceFeed.Flaw?) async throws -> EventRecorder<Int> {
   let tasks = TestTaskFactory()
   let prices = EventRecorder<Int>("prices")
-  PriceFeed(prices: [10, 11, 12], tasks: tasks, variant: variant).start { prices.record($0) }
+  let feed = PriceFeed(prices: [10, 11, 12], tasks: tasks, flaw: flaw)
+  let screen: @Sendable (Int) -> Void = { price in
+    Timeline.note("the screen receives price \(price)")
+    prices.record(price)
+  }
+  feed.start(onPrice: screen)
+  tasks.task(name: "screen appears again") { feed.start(onPrice: screen) }
   try await tasks.waitUntilIdle()
   return prices
+}
+
+// MARK: Scenario 6, work that must stop when cancelled
+
+/// A sensor: asked for a reading, it checks that its caller still wants one, measures, and
+/// delivers the reading after a suspension — ignoring a cancellation that comes meanwhile, as
+/// hardware does once a measurement runs. After `ready` readings it holds the next request at a
+/// gate, which a cancellation ends.
+final class ExploredReadingSource: ReadingSource {
+  let ready: Int
+  let gate = Gate("next reading")
+  /// Counts measurements begun; a test waits on it to know the tracker has really started.
+  let measured = EventCounter("readings measured")
+
+  init(ready: Int) { self.ready = ready }
+
+  func nextReading() async throws -> Int {
+    try Task.checkCancellation()
+    if measured.count >= ready {
+      try await gate.wait()
+    }
+    measured.record()
+    let reading = measured.count
+    Timeline.note("sensor measures reading \(reading)")
+    await Task.yield()  // allowed: the measurement takes a while; a choice point for the scheduler
+    Timeline.note("sensor delivers reading \(reading)")
+    return reading
+  }
+}
+
+/// Starts the tracker; once the sensor has begun its first measurement, stops it (from outside the
+/// main actor, so that the stop can land anywhere in the tracker's loop) and waits for it to wind
+/// down. Returns the readings recorded when it was stopped, and at the end.
+func exploreTrackerStop(
+  _ flaw: ActivityTracker.Flaw?
+) async throws -> (atStop: [Int], atEnd: [Int]) {
+  let source = ExploredReadingSource(ready: 3)
+  let tasks = TestTaskFactory()
+  let tracker = await ActivityTracker(source: source, tasks: tasks, flaw: flaw)
+  await tracker.start()
+  try await source.measured.waitForCount(1)  // it has really started
+  let atStop = await MainActor.run {
+    let recorded = tracker.readings
+    let onItsWay = source.measured.count > recorded.count
+    Timeline.note("stops the tracker " + (onItsWay ? "while a reading is on its way" : "between readings"))
+    tracker.stop()
+    return recorded
+  }
+  try await tasks.waitUntilIdle()  // it has wound down
+  return (atStop, await tracker.readings)
 }

@@ -6,30 +6,37 @@ import Testing
 // the test writing the bad order by hand (scenario 7), and every correct variant passes an
 // exhaustive run. Each check below runs a scenario the way the app does and states only its
 // invariant; the scheduler chooses the interleaving (and, with `.atLockstepWaits`, where a task
-// is cancelled).
+// is cancelled). Each broken variant's bug needs a particular interleaving (issue #17): within
+// the check's bound some schedules pass and some fail, so a test that finds it proves that
+// exploring found it, not a single run.
 
 /// One check of a scenario under exploration: the invariant, run on the broken variant (some
-/// schedule must fail it) and on the correct one (every schedule must pass it).
+/// schedules must fail it, others pass) and on the correct one (every schedule must pass it).
 struct ExploredCheck: Sendable, CustomTestStringConvertible {
   let testDescription: String
   /// The strategy that finds the broken variant's bug.
   let finder: ExplorationStrategy
-  /// The bound within which the correct variant is explored exhaustively.
+  /// The bound within which both variants are explored exhaustively.
   let maxPreemptions: Int
   let cancellation: CancellationInjection
   /// Text that the reported failure must contain: what the invariant says went wrong.
   let reportMentions: String
-  /// Lines that the failing schedule's timeline must show, in this order: the race, as told by
-  /// the fakes' notes.
+  /// Lines that the failing schedule's timeline must show, in this order: what sets the failing
+  /// schedule apart from the passing ones, as told by the fakes' notes.
   let timelineShows: [String]
+  /// One run of the broken variant that records an issue when the invariant fails.
   let broken: @Sendable () async throws -> Void
   let correct: @Sendable () async throws -> Void
+  /// One run of the broken variant that says whether the invariant held, recording nothing.
+  let brokenHolds: @Sendable () async throws -> Bool
 
+  /// - Parameter invariant: Runs the scenario on a version of the model and returns what went
+  ///   wrong, or `nil`; it may also report Lockstep issues (an `EventCounter`'s count).
   init<Version: Sendable>(
     _ description: String, finder: ExplorationStrategy, maxPreemptions: Int = 2,
     cancellation: CancellationInjection = .none, reportMentions: String,
     timelineShows: [String] = [], broken: Version, correct: Version,
-    invariant: @escaping @Sendable (Version) async throws -> Void
+    invariant: @escaping @Sendable (Version) async throws -> String?
   ) {
     testDescription = description
     self.finder = finder
@@ -37,9 +44,21 @@ struct ExploredCheck: Sendable, CustomTestStringConvertible {
     self.cancellation = cancellation
     self.reportMentions = reportMentions
     self.timelineShows = timelineShows
-    self.broken = { try await invariant(broken) }
-    self.correct = { try await invariant(correct) }
+    let checked: @Sendable (Version) async throws -> Void = { version in
+      if let violation = try await invariant(version) { Issue.record(Comment(rawValue: violation)) }
+    }
+    self.broken = { try await checked(broken) }
+    self.correct = { try await checked(correct) }
+    self.brokenHolds = {
+      let (violation, issues) = try await collectingIssues { try await invariant(broken) }
+      return violation == nil && issues.isEmpty
+    }
   }
+}
+
+/// `nil` when `holds`, else `violation`.
+private func unless(_ holds: Bool, _ violation: @autoclosure () -> String) -> String? {
+  holds ? nil : violation()
 }
 
 extension ExploredCheck {
@@ -52,10 +71,11 @@ extension ExploredCheck {
   ) { variant in
     let outcome = try await exploreProfileLoad(variant)
     if outcome.loadWasCancelled {
-      #expect(outcome.name == "" && !outcome.greetingShown, "a cancelled load left a trace")
-    } else {
-      #expect(outcome.name == "Blob" && outcome.greetingShown, "a finished load shows the name")
+      return unless(
+        outcome.name == "" && !outcome.greetingShown, "a cancelled load left a trace: \(outcome)")
     }
+    return unless(
+      outcome.name == "Blob" && outcome.greetingShown, "a finished load shows the name: \(outcome)")
   }
 
   // Scenario 2: the newest reload wins, whatever order the answers come in.
@@ -66,7 +86,8 @@ extension ExploredCheck {
     broken: BookScreenModel.Variant.withoutGenerationCheck, correct: .correct
   ) { variant in
     let screen = try await exploreTwoReloads(variant)
-    #expect(screen == .newest, "the newest reload's book is shown and loading has ended")
+    return unless(
+      screen == .newest, "the newest reload's book is shown and loading has ended; \(screen)")
   }
 
   // Scenario 2: a failure of an obsolete request does not erase newer content.
@@ -77,7 +98,7 @@ extension ExploredCheck {
     broken: BookScreenModel.Variant.withoutGenerationCheck, correct: .correct
   ) { variant in
     let screen = try await exploreTwoReloads(variant, firstRequestFails: true)
-    #expect(screen == .newest, "an obsolete failure must not erase the newer book")
+    return unless(screen == .newest, "an obsolete failure must not erase the newer book; \(screen)")
   }
 
   // Scenario 2: a reload whose caller was cancelled publishes nothing, even when answered.
@@ -89,10 +110,10 @@ extension ExploredCheck {
   ) { variant in
     let (screen, callerCancelled) = try await exploreReloadAnsweredLate(variant)
     if callerCancelled {
-      #expect(screen == .untouched, "a cancelled reload publishes nothing")
-    } else {
-      #expect(screen == BookScreen(book: Book(id: 1, title: "Book 1")), "a reload publishes its book")
+      return unless(screen == .untouched, "a cancelled reload publishes nothing; \(screen)")
     }
+    return unless(
+      screen == BookScreen(book: Book(id: 1, title: "Book 1")), "a reload publishes its book; \(screen)")
   }
 
   // Scenario 3: with two requests in flight, the newest query's results win (debounced model).
@@ -100,23 +121,24 @@ extension ExploredCheck {
     "the newest query wins after debouncing", finder: .pct(schedules: 300, depth: 2, seed: 3),
     maxPreemptions: 1,
     reportMentions: "the newest query's results win",
-    timelineShows: ["backend receives \"a\"", "backend receives \"ab\""], broken: Variant.broken,
+    timelineShows: ["backend answers \"ab\"", "backend answers \"a\""], broken: Variant.broken,
     correct: .correct
   ) { variant in
     let results = try await exploreDebouncedSearch(variant)
-    #expect(results == ["results for ab"], "the newest query's results win")
+    return unless(results == ["results for ab"], "the newest query's results win; shown: \(results)")
   }
 
   // Scenario 3: with two requests in flight, the newest query's results win (immediate model).
   static let newestQuery = ExploredCheck(
     "the newest query wins", finder: .random(schedules: 100, seed: 3),
     reportMentions: "the newest query's results win and searching has ended",
+    timelineShows: ["backend answers \"swift\"", "backend answers \"sw\""],
     broken: Variant.broken, correct: .correct
   ) { variant in
     let (results, isSearching) = try await exploreTwoQueries(variant)
-    #expect(
+    return unless(
       results == ["results for swift"] && !isSearching,
-      "the newest query's results win and searching has ended")
+      "the newest query's results win and searching has ended; shown: \(results), searching: \(isSearching)")
   }
 
   // Scenario 4: two callers at once create exactly one draft.
@@ -127,46 +149,80 @@ extension ExploredCheck {
     correct: .correct
   ) { variant in
     let drafts = try await exploreTwoCreators(variant)
-    #expect(drafts == [7], "exactly one draft is stored")
+    return unless(drafts == [7], "exactly one draft is stored; stored: \(drafts)")
   }
 
   // Scenario 5: each completion is called exactly once, cached or not.
   static let completionOnce = ExploredCheck(
     "each completion is called once", finder: .random(schedules: 100, seed: 5),
-    reportMentions: "expected exactly 1 event(s), got 2", broken: Variant.broken, correct: .correct
+    reportMentions: "expected exactly 1 event(s), got 2",
+    timelineShows: ["calls the second screen's completion", "calls the second screen's completion"],
+    broken: Variant.broken, correct: .correct
   ) { variant in
     let (first, second) = try await exploreTwoFetches(variant)
     first.expectCount(1)
     second.expectCount(1)
+    return nil
   }
 
-  // Scenario 5: the feed emits exactly its three prices.
+  // Scenario 5: the feed emits exactly its three prices, even when the screen starts it twice.
   static let threePrices = ExploredCheck(
-    "the feed emits three prices", finder: .random(schedules: 20, seed: 5),
-    reportMentions: "expected exactly 3 event(s), got 4", broken: Variant.broken, correct: .correct
-  ) { variant in
-    let prices = try await explorePriceFeed(variant)
+    "the feed emits three prices", finder: .random(schedules: 20, seed: 5), maxPreemptions: 1,
+    reportMentions: "expected exactly 3 event(s), got 6",
+    timelineShows: ["the screen receives price 10", "the screen receives price 10"],
+    broken: PriceFeed.Flaw.marksItselfStartedLate, correct: nil
+  ) { flaw in
+    let prices = try await explorePriceFeed(flaw)
     prices.expectCount(3)
-    #expect(prices.values == [10, 11, 12])
+    return unless(prices.values == [10, 11, 12], "the feed emits 10, 11, 12; it emitted \(prices.values)")
   }
 
-  // Scenario 6: a stopped tracker winds down after the attempt that was interrupted.
+  // Scenario 6: a stopped tracker records nothing more, wherever in its loop the stop lands.
   static let trackerStops = ExploredCheck(
-    "stop ends the tracker early", finder: .exhaustive(maxPreemptions: 1),
-    cancellation: .atLockstepWaits, reportMentions: "the tracker stops after the interrupted attempt",
-    broken: Variant.broken, correct: .correct
-  ) { variant in
-    let (readings, attempts) = try await runTrackerUntilStopped(variant)
-    #expect(readings == [1, 2, 3] && attempts == 4, "the tracker stops after the interrupted attempt")
+    "a stopped tracker records no more readings", finder: .random(schedules: 50, seed: 6),
+    reportMentions: "a stopped tracker records no more readings",
+    timelineShows: ["stops the tracker while a reading is on its way"],
+    broken: ActivityTracker.Flaw.recordsAReadingThatArrivesAfterStop, correct: nil
+  ) { flaw in
+    let (atStop, atEnd) = try await exploreTrackerStop(flaw)
+    return unless(
+      atEnd == atStop, "a stopped tracker records no more readings; stopped at \(atStop), ended with \(atEnd)"
+    )
   }
 }
 
+/// Runs every schedule of `strategy` and counts those in which `holds` returned `true` and those
+/// in which it did not (or threw), without failing the test.
+func tallySchedules(
+  _ strategy: ExplorationStrategy, cancellation: CancellationInjection,
+  _ holds: @escaping @Sendable () async throws -> Bool
+) async -> (passed: Int, failed: Int, result: ExplorationResult) {
+  let passed = EventCounter("passing schedules")
+  let failed = EventCounter("failing schedules")
+  let result = await explore(strategy, cancellation: cancellation) {
+    let held = (try? await holds()) ?? false
+    (held ? passed : failed).record()
+  }
+  return (passed.count, failed.count, result)
+}
+
 /// Explores the check's broken variant and expects exactly one report, of a failing schedule
-/// whose token replays the same failures and timeline.
+/// whose token replays the same failures and timeline — after checking that the bug needs a
+/// particular interleaving: among the first schedules within the check's preemption bound, some
+/// of the broken variant pass and some fail, so finding it takes exploring, not one run.
 @discardableResult
 func expectBugFound(
   _ check: ExploredCheck, sourceLocation: SourceLocation = #_sourceLocation
 ) async throws -> ExplorationFailure {
+  // The first 300 schedules of the exhaustive search are enough to see both.
+  let exhaustive = ExplorationStrategy.exhaustive(maxPreemptions: check.maxPreemptions, limit: 300)
+  let tally = await tallySchedules(exhaustive, cancellation: check.cancellation, check.brokenHolds)
+  #expect(
+    tally.passed > 0 && tally.failed > 0,
+    "\(exhaustive): \(tally.passed) schedule(s) of the broken variant passed, \(tally.failed) failed",
+    sourceLocation: sourceLocation)
+  #expect(tally.passed + tally.failed == tally.result.schedulesRun, sourceLocation: sourceLocation)
+
   let (result, issues) = await collectingIssues {
     await explore(check.finder, cancellation: check.cancellation, check.broken)
   }
@@ -211,6 +267,7 @@ func expectEverySchedulePasses(
     broken.failure != nil, "\(exhaustive) must find the broken variant's bug", sourceLocation: sourceLocation)
   let result = await explore(exhaustive, cancellation: check.cancellation, check.correct)
   #expect(result.failure == nil && result.isComplete, "\(result)", sourceLocation: sourceLocation)
+  #expect(result.schedulesRun > 1, "\(result)", sourceLocation: sourceLocation)
   return result
 }
 
@@ -299,6 +356,10 @@ struct ExplorationReplayTests {
       await explore(.pct(schedules: 200, depth: 2, seed: 2), staleAnswerRace)
     }
     let failure = try #require(found.failure)
+    // Left to its default choices the scheduler runs a passing schedule, so a replay that fails
+    // does so because it follows the token.
+    let unguided = await explore(.exhaustive(maxPreemptions: 0, limit: 1), staleAnswerRace)
+    #expect(unguided.failure == nil)
     var differing: [String] = []
     for run in 1...1_000 {
       let (replay, issues) = await collectingIssues {

@@ -44,6 +44,22 @@ final class GatedReadingSource: ReadingSource {
   }
 }
 
+/// A reading source that measures one reading at a time, held at a gate until the test opens it.
+/// It checks that its caller still wants a reading before it measures, and then delivers the
+/// measurement even if its caller was cancelled meanwhile: the wait runs in a task of its own.
+final class HeldReadingSource: ReadingSource {
+  let measurement = Gate("measurement")
+  private let measured = EventCounter("readings measured")
+
+  func nextReading() async throws -> Int {
+    try Task.checkCancellation()
+    let gate = measurement
+    try await Task { try await gate.wait() }.value
+    measured.record()
+    return measured.count
+  }
+}
+
 /// Scenario 6's procedure: starts the tracker; once it has really started (three readings in,
 /// waiting for the fourth), stops it and waits for it to wind down. Under exploration the tracker
 /// may also be cancelled at its wait for the reading.

@@ -31,6 +31,9 @@ struct LegacyImageLoaderTests {
       #expect(main.pendingCount == 1)
     } when: {
       variant == .broken
+    } matching: { known in
+      issue(known, says: "delivered before the main queue ran")
+        || issue(known, says: "(main.pendingCount → 0) == 1")
     }
 
     main.runDueWork()

@@ -53,14 +53,28 @@ private final class Publisher {
   }
 }
 
+/// Whether `issue` is the report of an exploration that found a failing schedule, and the report
+/// names every one of `failures`.
+private func isExplorationReport(_ issue: Issue, naming failures: String...) -> Bool {
+  let report = issue.comments.map(\.rawValue).joined(separator: "\n")
+  return report.contains("found a failing schedule") && failures.allSatisfy(report.contains)
+}
+
 @Suite(.timeLimit(.minutes(1)))
 struct FindingRacesExamples {
   @Test func exploreFindsTheStaleResult() async {
-    await withKnownIssue("the broken model is meant to fail") {
-      await explore(.pct(schedules: 200, depth: 2, seed: 1)) {
+    var result: ExplorationResult?
+    await withKnownIssue("the broken model shows the older reload's book") {
+      result = await explore(.pct(schedules: 200, depth: 2, seed: 1)) {
         await twoReloads(checksGeneration: false)
       }
+    } matching: { issue in
+      isExplorationReport(
+        issue, naming: #"Expectation failed: (book → "Book 1") == ("Book \(newest)" → "Book 2")"#,
+        "Replay it exactly with: .replay(\"L1.")
     }
+    // The race needs a particular order: the schedules before the failing one passed.
+    #expect(result?.failure?.schedule ?? 0 > 1)
   }
 
   @Test func theCorrectModelPassesEverySchedule() async {
@@ -69,6 +83,12 @@ struct FindingRacesExamples {
     }
     #expect(result.failure == nil)
     #expect(result.isComplete)
+
+    // Passing means something: the same bound finds the broken model.
+    let (broken, _) = await collectingIssues {
+      await explore(.exhaustive(maxPreemptions: 2)) { await twoReloads(checksGeneration: false) }
+    }
+    #expect(broken.failure != nil)
   }
 
   @Test func theTokenReplaysTheFailure() async throws {
@@ -81,12 +101,15 @@ struct FindingRacesExamples {
     let (again, _) = await collectingIssues {
       await explore(.replay(failure.token)) { await twoReloads(checksGeneration: false) }
     }
+    #expect(again.schedulesRun == 1)
+    #expect(again.failure?.failures == failure.failures)
     #expect(again.failure?.timeline == failure.timeline)
   }
 
   @Test func cancellationIsExploredToo() async {
-    await withKnownIssue("the publisher ignores cancellation") {
-      await explore(.exhaustive(maxPreemptions: 1), cancellation: .atLockstepWaits) {
+    var result: ExplorationResult?
+    await withKnownIssue("the publisher publishes a cancelled load's answer") {
+      result = await explore(.exhaustive(maxPreemptions: 1), cancellation: .atLockstepWaits) {
         let calls = ControlledCalls<Int, Int>("loader", cancellation: .ignored)
         let publisher = Publisher()
         let load = Task { await publisher.load(calls) }
@@ -96,7 +119,13 @@ struct FindingRacesExamples {
         let published = await publisher.published
         #expect(!load.isCancelled || published == nil)
       }
+    } matching: { issue in
+      isExplorationReport(
+        issue, naming: "Expectation failed: (!load.isCancelled → false) || (published == nil → false)",
+        "is cancelled here (injected by explore)")
     }
+    // Only a schedule that cancels the load fails: those without a cancellation ran first.
+    #expect(result?.failure?.schedule ?? 0 > 1)
   }
 }
 

@@ -1,38 +1,84 @@
+import Foundation
 import LockstepTesting
 import Testing
 
-/// A counter whose increment reads, suspends, then writes: two concurrent increments can lose one.
-private actor Store {
-  var value = 0
-  func read() -> Int { value }
-  func write(_ newValue: Int) { value = newValue }
+/// A shared counter; its increment below reads, suspends, then writes, so two concurrent
+/// increments can lose one.
+private final class Counter: @unchecked Sendable {
+  private let lock = NSLock()
+  private var stored = 0
+  var value: Int {
+    get { lock.withLock { stored } }
+    set { lock.withLock { stored = newValue } }
+  }
 }
 
-private func racyIncrement(_ store: Store) async {
-  let read = await store.read()
+private func racyIncrement(_ counter: Counter) async {
+  let read = counter.value
   Timeline.note("read \(read)")
-  await Task.yield()  // allowed: a choice point for the explored schedules, not a guess
-  await store.write(read + 1)
+  await MainActor.run {}  // shows the progress on screen: a hop, where another task may run
+  counter.value = read + 1
   Timeline.note("wrote \(read + 1)")
+}
+
+/// Two increments at once; returns the final value (2 unless an update was lost). Left alone, the
+/// first task runs to its end before the second starts: losing an update takes a preemption.
+@Sendable private func twoIncrements() async -> Int {
+  let counter = Counter()
+  let first = Task(name: "increment 1") { await racyIncrement(counter) }
+  let second = Task(name: "increment 2") { await racyIncrement(counter) }
+  await first.value
+  await second.value
+  return counter.value
+}
+
+/// The invariant: two increments make 2.
+@Sendable private func bothIncrementsCount() async {
+  let value = await twoIncrements()
+  #expect(value == 2)
 }
 
 @Suite(.timeLimit(.minutes(1)))
 struct ExplorationTests {
-  @Test func randomFindsALostUpdateAndTheTokenReplaysIt() async throws {
-    let result = await collectingIssues {
-      await explore(.random(schedules: 200, seed: 1)) {
-        let store = Store()
-        async let first: Void = racyIncrement(store)
-        async let second: Void = racyIncrement(store)
-        _ = await (first, second)
-        let value = await store.value
-        #expect(value == 2)
-      }
+  @Test func theLostUpdateNeedsAParticularInterleaving() async {
+    // Every schedule within the bound, counted rather than failed: some lose the update, some not.
+    let kept = EventCounter("schedules that kept both updates")
+    let lost = EventCounter("schedules that lost an update")
+    let result = await explore(.exhaustive(maxPreemptions: 2)) {
+      await twoIncrements() == 2 ? kept.record() : lost.record()
     }
-    let failure = try #require(result.result.failure)
-    #expect(result.issues.count == 1)
-    #expect(result.issues.first?.message.contains("value → 1") == true)
-    #expect(failure.timeline.description.contains("read 0"))
+    #expect(result.isComplete && result.failure == nil)
+    #expect(kept.count > 0)
+    #expect(lost.count > 0)
+    #expect(kept.count + lost.count == result.schedulesRun)
+  }
+
+  @Test func randomFindsALostUpdateAndTheTokenReplaysIt() async throws {
+    let (found, issues) = await collectingIssues {
+      await explore(.random(schedules: 200, seed: 1), bothIncrementsCount)
+    }
+    let failure = try #require(found.failure)
+    #expect(issues.count == 1)
+    #expect(issues.first?.message.contains("value → 1") == true)
+    // What sets the failing schedule apart: both increments read 0 before either wrote.
+    let notes = failure.timeline.entries.flatMap(\.actions).filter {
+      $0.hasPrefix("read") || $0.hasPrefix("wrote")
+    }
+    #expect(notes == ["read 0", "read 0", "wrote 1", "wrote 1"])
+
+    let (replayed, replayIssues) = await collectingIssues {
+      await explore(.replay(failure.token), bothIncrementsCount)
+    }
+    #expect(replayIssues.count == 1)
+    #expect(replayed.schedulesRun == 1)
+    #expect(replayed.failure?.failures == failure.failures)
+    #expect(replayed.failure?.timeline == failure.timeline)
+    #expect(replayed.failure?.token == failure.token)
+
+    // Left to its default choices, the scheduler runs a schedule that keeps both updates: the
+    // replay failed because it followed the token.
+    let unguided = await explore(.exhaustive(maxPreemptions: 0, limit: 1), bothIncrementsCount)
+    #expect(unguided.schedulesRun == 1 && unguided.failure == nil)
   }
 }
 
@@ -66,10 +112,23 @@ extension ExplorationTests {
     }
     let failure = try #require(result.failure)
     #expect(issues.count == 1)
-    #expect(failure.token.description.isEmpty == false)
+    // The schedules without a cancellation ran first, and passed; the failing one cancels the load.
+    #expect(failure.schedule > 1)
+    let actions = failure.timeline.entries.flatMap(\.actions)
+    #expect(actions.contains("is cancelled here (injected by explore)"))
+
+    let (replayed, _) = await collectingIssues {
+      await explore(.replay(failure.token)) {
+        try await cancelledLoadPublishesNothing(checksCancellation: false)
+      }
+    }
+    #expect(replayed.failure?.failures == failure.failures)
+    #expect(replayed.failure?.timeline == failure.timeline)
+
     let correct = await explore(.exhaustive(maxPreemptions: 1), cancellation: .atLockstepWaits) {
       try await cancelledLoadPublishesNothing(checksCancellation: true)
     }
     #expect(correct.failure == nil && correct.isComplete)
+    #expect(correct.schedulesRun > 1)
   }
 }

@@ -1,37 +1,137 @@
 import LockstepTesting
 import Testing
 
+/// A run in which a named worker waits at a gate, the body opens it, and the worker notes a write.
+private func gatedWorkerRun() async throws -> DeterministicOutcome<Void> {
+  try await runDeterministically {
+    let gate = Gate("go")
+    let tasks = TestTaskFactory()
+    _ = tasks.task(name: "worker") {
+      try? await gate.wait()
+      Timeline.note("writes the result")
+    }
+    try await gate.waitForArrivals(1)
+    gate.open()
+    try await tasks.waitUntilIdle()
+  }
+}
+
 @Suite(.timeLimit(.minutes(1)))
 struct TimelineTests {
   @Test func theTimelineSaysWhoStartedWaitedNotedAndFinished() async throws {
+    let entries = try await gatedWorkerRun().trace.timeline.entries
+    let body = entries.filter { $0.task == 1 }
+    let worker = entries.filter { $0.taskName == "\"worker\"" }
+
+    // The body starts the run and waits for the worker to arrive at the gate.
+    #expect(entries.first?.task == 1)
+    #expect(body.first?.taskName == "test body")
+    #expect(body.first?.actions.first == "started")
+    #expect(body.first?.actions.contains { $0.contains("Gate(\"go\")") } == true)
+    // The worker starts and waits at the gate; once resumed, it notes its write, then finishes.
+    #expect(worker.first?.actions.first == "started")
+    #expect(worker.first?.actions.contains { $0.contains("Gate(\"go\")") } == true)
+    #expect(worker.last?.actions.first == "resumed")
+    #expect(worker.last?.actions.suffix(2) == ["writes the result", "finished"])
+    // The body finishes last.
+    #expect(entries.last?.task == 1)
+    #expect(entries.last?.actions.last == "finished")
+  }
+
+  @Test func entriesFollowTheStepsOfTheTrace() async throws {
+    let trace = try await gatedWorkerRun().trace
+    let entries = trace.timeline.entries
+    #expect(entries.map(\.step) == entries.map(\.step).sorted())
+    #expect(entries.first?.step == 1)
+    for entry in entries {
+      let step = trace.steps[entry.step - 1]
+      #expect(entry.time == step.time)
+      // An entry is the step's own task, or a task whose work an actor's job ran.
+      #expect(entry.task == step.task || step.task == nil, "\(entry)")
+      let expectedName =
+        trace.taskNames[entry.task].map { "\"\($0)\"" }
+        ?? (entry.task == 1 ? "test body" : "task \(entry.task)")
+      #expect(entry.taskName == expectedName)
+    }
+  }
+
+  @Test func anEntrysDescriptionIsItsNumberedLine() async throws {
+    let entries = try await gatedWorkerRun().trace.timeline.entries
+    for entry in entries {
+      #expect(
+        entry.description == "\(entry.step). \(entry.taskName)  \(entry.actions.joined(separator: ", "))")
+    }
+  }
+
+  @Test func timesReadInMillisecondsBelowASecondAndInSecondsFromOne() async throws {
+    // The TestClock is moved by the run exactly, so each stretch of the body has an exact time.
     let outcome = try await runDeterministically {
-      let gate = Gate("go")
-      let tasks = TestTaskFactory()
-      _ = tasks.task(name: "worker") {
-        try? await gate.wait()
-        Timeline.note("writes the result")
+      let clock = TestClock(advancesAutomatically: true)
+      Timeline.note("at zero")
+      for (wait, note) in [
+        (Duration.milliseconds(80), "at 80 ms"), (.microseconds(1_500), "at 81.5 ms"),
+        (.microseconds(918_500), "at 1 s"), (.milliseconds(1_500), "at 2.5 s"),
+      ] {
+        try await clock.sleep(for: wait)
+        Timeline.note(note)
       }
-      try await gate.waitForArrivals(1)
-      gate.open()
-      try await tasks.waitUntilIdle()
     }
-    let lines = outcome.trace.timeline.entries.map { "\($0.taskName): \($0.actions.joined(separator: ", "))" }
-    #expect(lines.first == "test body: started, waits for 1 arrival(s) at Gate(\"go\")")
-    #expect(lines.contains("\"worker\": started, waits for Gate(\"go\") to open"))
-    #expect(lines.contains("\"worker\": resumed, writes the result, finished"))
-    #expect(lines.last?.hasSuffix("finished") == true)
+    let lines = outcome.trace.timeline.description.split(separator: "\n")
+    func line(noting note: String) -> Substring? { lines.first { $0.contains(note) } }
+    // Whole milliseconds, fractions of a millisecond, whole seconds, fractions of a second.
+    #expect(line(noting: "at 80 ms")?.contains("[80 ms]") == true)
+    #expect(line(noting: "at 81.5 ms")?.contains("[81.5 ms]") == true)
+    #expect(line(noting: "at 1 s")?.contains("[1 s]") == true)
+    #expect(line(noting: "at 2.5 s")?.contains("[2.5 s]") == true)
+    #expect(line(noting: "at zero")?.contains("[0 ms]") == true)
+    // The entries carry the same times.
+    let noted = outcome.trace.timeline.entries.filter { $0.actions.contains("at 2.5 s") }
+    #expect(noted.map(\.time) == [.milliseconds(2_500)])
   }
 
-  @Test func timesShowOnceVirtualTimeMoves() async throws {
+  @Test func timesAreShownOnlyOnceVirtualTimeMoves() async throws {
+    let still = try await gatedWorkerRun().trace.timeline
+    #expect(!still.description.contains("["))
+    let moved = try await runDeterministically {
+      try await TestClock(advancesAutomatically: true).sleep(for: .milliseconds(80))
+    }.trace.timeline
+    #expect(moved.description.split(separator: "\n").allSatisfy { $0.contains(" [") })
+    // An entry shows its time once virtual time has moved.
+    #expect(moved.entries.allSatisfy { $0.description.contains(" [") == ($0.time > .zero) })
+    #expect(moved.entries.contains { $0.time > .zero })
+  }
+
+  @Test func aSleepIsToldOnTheSleepersLine() async throws {
     let outcome = try await runDeterministically {
-      try await Task.sleep(for: .milliseconds(80))  // allowed: virtual time
+      let sleeper = Task(name: "sleeper") {
+        try await Task.sleep(for: .milliseconds(80))  // allowed: virtual time
+        Timeline.note("awake")
+      }
+      try await sleeper.value
     }
-    let text = outcome.trace.timeline.description
-    #expect(text.contains("sleeps until 80 ms"))
-    #expect(text.contains("[80 ms]"))
+    let entries = outcome.trace.timeline.entries
+    let sleeper = entries.filter { $0.taskName == "\"sleeper\"" }
+    #expect(sleeper.last?.actions.contains("awake") == true)
+    // Known bug: on the 6.3 runtime, Task.sleep wakes its task through a separate sleep task. The
+    // run numbers that task as a task of its own and puts the sleep on it, on the step after the
+    // sleep: the timeline says `task 3  started, sleeps until 80 ms`, and the sleeper's own lines
+    // say neither that it slept nor that it woke.
+    withKnownIssue("a sleep is told on the line of the runtime's sleep task, not of the sleeper") {
+      #expect(sleeper.contains { $0.actions.contains { $0.hasPrefix("sleeps until") } })
+      #expect(sleeper.contains { $0.actions.first == "woke from its sleep" })
+      #expect(!entries.contains { $0.taskName == "task 3" })
+    } matching: { issue in
+      let text = "\(issue)"
+      return text.contains("sleeps until") || text.contains("woke from its sleep")
+        || text.contains("task 3")
+    }
   }
 
-  @Test func noteDoesNothingOutsideADeterministicRun() {
+  @Test func noteDoesNothingOutsideADeterministicRun() async throws {
     Timeline.note("nobody hears this")
+    let outcome = try await runDeterministically { Timeline.note("the run hears this") }
+    let actions = outcome.trace.timeline.entries.flatMap(\.actions)
+    #expect(actions.contains("the run hears this"))
+    #expect(!actions.contains("nobody hears this"))
   }
 }

@@ -1,0 +1,33 @@
+import LockstepTesting
+import Testing
+
+/// A deterministic run, or an exploration, started inside a deterministic run.
+@Suite(.timeLimit(.minutes(1)))
+struct NestedRunTests {
+  @Test func aRunInsideARunThrowsAndSaysWhy() async throws {
+    let inner = EventCounter("inner body runs")
+    let error = await #expect(throws: DeterministicSchedulingUnavailable.self) {
+      try await withDeterministicScheduling {
+        try await withDeterministicScheduling { inner.record() }
+      }
+    }
+    #expect(error?.reason.contains("inside another deterministic run") == true)
+    #expect(error.map { $0.description.hasSuffix($0.reason) } == true)
+    #expect(inner.count == 0)
+  }
+
+  @Test func exploreInsideARunIsReportedAndRunsNothing() async throws {
+    let ran = EventCounter("explored body runs")
+    let (result, issues) = try await withDeterministicScheduling {
+      await collectingIssues {
+        await explore(.random(schedules: 5, seed: 1)) { ran.record() }
+      }
+    }
+    #expect(result.schedulesRun == 0)
+    #expect(result.failure == nil && !result.isComplete)
+    #expect(ran.count == 0)
+    #expect(issues.count == 1)
+    #expect(issues.first?.message.contains("explore could not run") == true)
+    #expect(issues.first?.message.contains("inside another deterministic run") == true)
+  }
+}
