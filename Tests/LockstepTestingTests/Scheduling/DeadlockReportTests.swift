@@ -1,3 +1,4 @@
+import Lockstep
 import LockstepTesting
 import Testing
 
@@ -26,7 +27,7 @@ struct DeadlockReportTests {
     #expect(lastEntry?.actions.contains { $0.contains("Gate(\"never opened\")") } == true)
     // The description gives the same facts.
     let description = deadlock?.description ?? ""
-    #expect(description.contains("virtual time \(Duration.seconds(30))"))
+    #expect(description.contains("virtual time \(Duration.seconds(30).lockstepText)"))
     #expect(description.contains("\(steps.count) jobs run"))
   }
 

@@ -1,3 +1,4 @@
+import Lockstep
 import LockstepTesting
 import Testing
 
@@ -57,7 +58,8 @@ struct ExplorationLimitsTests {
     let failure = try #require(result.failure)
     #expect(issues.count == 1)
     let message = failure.failures.first ?? ""
-    #expect(message.contains("did not finish within \(timeout) of real time"), "\(message)")
+    #expect(message.contains("Timed out after \(timeout.lockstepText)"), "\(message)")
+    #expect(message.contains("waiting for the deterministic run's body to finish"))
     #expect(message.contains("quarantined"))
   }
 

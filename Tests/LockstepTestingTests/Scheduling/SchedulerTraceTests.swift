@@ -1,3 +1,4 @@
+import Lockstep
 import LockstepTesting
 import Testing
 
@@ -78,7 +79,7 @@ struct SchedulerTraceTests {
       let text = step.description
       #expect(text.hasPrefix(step.task.map { "task \($0)" } ?? "job"), "\(text)")
       #expect(text.contains(" @MainActor") == step.isMainActor, "\(text)")
-      #expect(text.contains("at \(step.time)"), "\(text)")
+      #expect(text.contains("at \(step.time.lockstepText)"), "\(text)")
       #expect(text.hasSuffix(" (woke)") == step.wokeFromSleep, "\(text)")
     }
     #expect(outcome.trace.steps.contains { $0.task == nil && $0.isMainActor == false })
