@@ -4,7 +4,7 @@
 /// let outcome = try await runDeterministically(seed: 42) { await model.refresh() }
 /// print(outcome.trace.taskOrder)
 /// ```
-public struct DeterministicOutcome<Value: Sendable>: Sendable {
+public struct DeterministicOutcome<Value> {
   /// What the body returned.
   ///
   /// ```swift
@@ -19,3 +19,5 @@ public struct DeterministicOutcome<Value: Sendable>: Sendable {
   /// ```
   public let trace: SchedulerTrace
 }
+
+extension DeterministicOutcome: Sendable where Value: Sendable {}

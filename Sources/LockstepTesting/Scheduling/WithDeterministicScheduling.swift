@@ -44,11 +44,11 @@
 /// - Returns: What `body` returned.
 /// - Throws: What `body` threw, ``DeterministicDeadlock``, ``WaitTimeoutError``, or
 ///   ``DeterministicSchedulingUnavailable`` when this toolchain or OS cannot run the scheduler.
-public func withDeterministicScheduling<Result: Sendable>(
+public nonisolated(nonsending) func withDeterministicScheduling<Result>(
   seed: UInt64? = nil, timeout: Duration = .seconds(60), gracePeriod: Duration = .zero,
   fileID: StaticString = #fileID, filePath: StaticString = #filePath,
   line: UInt = #line, column: UInt = #column,
-  _ body: @escaping @Sendable () async throws -> Result
+  _ body: () async throws -> Result
 ) async throws -> Result {
   try await runDeterministically(
     seed: seed, timeout: timeout, gracePeriod: gracePeriod,
@@ -66,31 +66,30 @@ public func withDeterministicScheduling<Result: Sendable>(
 /// ```
 ///
 /// - Returns: The body's value and the trace.
-public func runDeterministically<Result: Sendable>(
+public nonisolated(nonsending) func runDeterministically<Result>(
   seed: UInt64? = nil, timeout: Duration = .seconds(60), gracePeriod: Duration = .zero,
   fileID: StaticString = #fileID, filePath: StaticString = #filePath,
   line: UInt = #line, column: UInt = #column,
-  _ body: @escaping @Sendable () async throws -> Result
+  _ body: () async throws -> Result
 ) async throws -> DeterministicOutcome<Result> {
   try await runDeterministically(
     seed: seed, timeout: timeout, gracePeriod: gracePeriod,
-    site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column),
-    onQuarantine: nil, body)
+    site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column), body)
 }
 
-/// The implementation of ``runDeterministically(seed:timeout:gracePeriod:fileID:filePath:line:column:_:)``;
-/// `onQuarantine` is called when the run has to leave tasks suspended for good.
-func runDeterministically<Result: Sendable>(
+/// The implementation of ``runDeterministically(seed:timeout:gracePeriod:fileID:filePath:line:column:_:)``,
+/// which the `.deterministic` trait shares.
+nonisolated(nonsending) func runDeterministically<Result>(
   seed: UInt64?, timeout: Duration, gracePeriod: Duration, site: CallSite,
-  onQuarantine: (@Sendable () -> Void)?,
-  _ body: @escaping @Sendable () async throws -> Result
+  _ body: () async throws -> Result
 ) async throws -> DeterministicOutcome<Result> {
-  try await RunLifecycle.exclusively {
-    let run = DeterministicRun(
-      order: seed.map { .seeded($0) } ?? .fifo, timeout: timeout, gracePeriod: gracePeriod,
-      site: site)
-    run.onQuarantine = onQuarantine
-    return try await run.perform(body).outcome.get()
+  try await RunLifecycle.lending(body) { body in
+    try await RunLifecycle.exclusively {
+      let run = DeterministicRun(
+        order: seed.map { .seeded($0) } ?? .fifo, timeout: timeout, gracePeriod: gracePeriod,
+        site: site)
+      return try await run.perform(body).outcome.get()
+    }
   }
 }
 
@@ -107,17 +106,19 @@ func runDeterministically<Result: Sendable>(
 /// ```
 ///
 /// - Returns: The body's value and the trace.
-public func withDeterministicSchedulingBlocking<Result: Sendable>(
+public func withDeterministicSchedulingBlocking<Result>(
   seed: UInt64? = nil, timeout: Duration = .seconds(60), gracePeriod: Duration = .zero,
   fileID: StaticString = #fileID, filePath: StaticString = #filePath,
   line: UInt = #line, column: UInt = #column,
-  _ body: @escaping @Sendable () async throws -> Result
+  _ body: () async throws -> Result
 ) throws -> DeterministicOutcome<Result> {
   let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-  return try RunLifecycle.exclusivelyBlocking {
-    let run = DeterministicRun(
-      order: seed.map { .seeded($0) } ?? .fifo, timeout: timeout, gracePeriod: gracePeriod,
-      site: site)
-    return try run.performBlocking(body).outcome.get()
+  return try RunLifecycle.lendingBlocking(body) { body in
+    try RunLifecycle.exclusivelyBlocking {
+      let run = DeterministicRun(
+        order: seed.map { .seeded($0) } ?? .fifo, timeout: timeout, gracePeriod: gracePeriod,
+        site: site)
+      return try run.performBlocking(body).outcome.get()
+    }
   }
 }

@@ -7,6 +7,15 @@ enum DrainOutcome {
   /// The run executed its step limit without the body finishing (exploration's `maxSteps`).
   case tooManySteps(SchedulerTrace)
 
+  /// Whether the run left its tasks quarantined: suspended for good, never run again.
+  var quarantinedTasks: Bool {
+    switch self {
+    case .finished: false
+    case .deadlock(let report): report.quarantined
+    case .timedOut, .tooManySteps: true
+    }
+  }
+
   var trace: SchedulerTrace {
     switch self {
     case .finished(let trace), .timedOut(let trace), .tooManySteps(let trace): trace
