@@ -1,4 +1,5 @@
-/// The value a deterministic run's body returned, with the trace of the run.
+/// The value a deterministic run's body returned, with the trace of the run. It is `Sendable`
+/// when the value is.
 ///
 /// ```swift
 /// let outcome = try await runDeterministically(seed: 42) { await model.refresh() }

@@ -47,7 +47,9 @@
 ///   - filePath: The caller's file path; leave the default.
 ///   - line: The caller's line; leave the default.
 ///   - column: The caller's column; leave the default.
-///   - body: One run of the code under test, with its checks.
+///   - body: One run of the code under test, with its checks: an ordinary, non-escaping closure
+///     that runs in your isolation and may assign to your locals (it runs once per schedule, one
+///     schedule after another, each time as a task of that schedule's run).
 /// - Returns: What ran and the failure, if any.
 @discardableResult
 public nonisolated(nonsending) func explore(

@@ -16,8 +16,7 @@ enum RunLifecycle {
   ) async throws -> T {
     // A local function, not a closure: a closure literal here would be a concurrent
     // (`nonisolated`) closure, and could not use the caller's `body` and `operation`.
-    nonisolated(nonsending) func lend(_ body: @escaping () async throws -> Value) async throws -> T
-    {
+    nonisolated(nonsending) func lend(_ body: @escaping () async throws -> Value) async throws -> T {
       try await operation(LentBody(body))
     }
     // The escape check at the end of this scope passes: a run that finishes lets go of the body,
