@@ -1,10 +1,11 @@
-/// The value a deterministic run's body returned, with the trace of the run.
+/// The value a deterministic run's body returned, with the trace of the run. It is `Sendable`
+/// when the value is.
 ///
 /// ```swift
 /// let outcome = try await runDeterministically(seed: 42) { await model.refresh() }
 /// print(outcome.trace.taskOrder)
 /// ```
-public struct DeterministicOutcome<Value: Sendable>: Sendable {
+public struct DeterministicOutcome<Value> {
   /// What the body returned.
   ///
   /// ```swift
@@ -19,3 +20,5 @@ public struct DeterministicOutcome<Value: Sendable>: Sendable {
   /// ```
   public let trace: SchedulerTrace
 }
+
+extension DeterministicOutcome: Sendable where Value: Sendable {}

@@ -20,9 +20,29 @@
 /// }
 /// ```
 ///
+/// The body is an ordinary closure, like any other closure of your test: it can assign to your
+/// locals, use your isolation's state directly (a `@MainActor` model in a `@MainActor` test), and
+/// return a value that is not `Sendable`. It still runs as a task of the run, on the scheduler's
+/// thread, while the caller waits; the two never run at the same time.
+///
+/// ```swift
+/// @MainActor @Test func refreshesTwice() async throws {
+///   let model = FeedModel()
+///   var counts: [Int] = []
+///   try await withDeterministicScheduling(seed: 1) {
+///     await model.refresh()
+///     counts.append(model.items.count)   // assigns the test's local
+///     await model.refresh()
+///     counts.append(model.items.count)
+///   }
+///   #expect(counts == [20, 40])
+/// }
+/// ```
+///
 /// When the body cannot finish (nothing is ready, nobody sleeps), the run fails at once with a
 /// ``DeterministicDeadlock`` listing the run's tasks; the body is cancelled first so that
-/// cancellable waits unwind, and tasks that stay stuck are quarantined (never run again).
+/// cancellable waits unwind, and tasks that stay stuck are quarantined (never run again). The call
+/// still throws the report, and the process goes on.
 ///
 /// What cannot be virtualized: `ContinuousClock.now`, `SuspendingClock.now` and `Date()` read the
 /// real clock; Dispatch timers, `DispatchQueue.asyncAfter`, threads and real I/O run outside the
@@ -40,15 +60,17 @@
 ///   - filePath: The call site's file path, captured automatically.
 ///   - line: The call site's line, captured automatically.
 ///   - column: The call site's column, captured automatically.
-///   - body: The code to run. It runs in a new task on the scheduler's thread.
-/// - Returns: What `body` returned.
+///   - body: The code to run: an ordinary, non-escaping closure that runs in your isolation and
+///     may assign to your locals. It runs as a new task on the scheduler's thread while the
+///     caller waits.
+/// - Returns: What `body` returned, of any type.
 /// - Throws: What `body` threw, ``DeterministicDeadlock``, ``WaitTimeoutError``, or
 ///   ``DeterministicSchedulingUnavailable`` when this toolchain or OS cannot run the scheduler.
-public func withDeterministicScheduling<Result: Sendable>(
+public nonisolated(nonsending) func withDeterministicScheduling<Result>(
   seed: UInt64? = nil, timeout: Duration = .seconds(60), gracePeriod: Duration = .zero,
   fileID: StaticString = #fileID, filePath: StaticString = #filePath,
   line: UInt = #line, column: UInt = #column,
-  _ body: @escaping @Sendable () async throws -> Result
+  _ body: () async throws -> Result
 ) async throws -> Result {
   try await runDeterministically(
     seed: seed, timeout: timeout, gracePeriod: gracePeriod,
@@ -65,32 +87,51 @@ public func withDeterministicScheduling<Result: Sendable>(
 /// #expect(first.trace == again.trace)
 /// ```
 ///
+/// The body is an ordinary closure, as for `withDeterministicScheduling`: it can assign to your
+/// locals and return a value that is not `Sendable`.
+///
+/// ```swift
+/// var log: [String] = []
+/// let outcome = try await runDeterministically(seed: 9) { log = await workload() }
+/// print(log, outcome.trace.timeline)
+/// ```
+///
+/// - Parameters:
+///   - seed: `nil` for FIFO order, or a seed for a reproducible pseudo-random order.
+///   - timeout: A real-time bound for the whole run.
+///   - gracePeriod: How long to wait in real time for a job from outside the run before reporting
+///     a deadlock.
+///   - fileID: The call site's file, captured automatically; reports name it.
+///   - filePath: The call site's file path, captured automatically.
+///   - line: The call site's line, captured automatically.
+///   - column: The call site's column, captured automatically.
+///   - body: The code to run: an ordinary, non-escaping closure that runs in your isolation. It
+///     runs as a new task on the scheduler's thread while the caller waits.
 /// - Returns: The body's value and the trace.
-public func runDeterministically<Result: Sendable>(
+public nonisolated(nonsending) func runDeterministically<Result>(
   seed: UInt64? = nil, timeout: Duration = .seconds(60), gracePeriod: Duration = .zero,
   fileID: StaticString = #fileID, filePath: StaticString = #filePath,
   line: UInt = #line, column: UInt = #column,
-  _ body: @escaping @Sendable () async throws -> Result
+  _ body: () async throws -> Result
 ) async throws -> DeterministicOutcome<Result> {
   try await runDeterministically(
     seed: seed, timeout: timeout, gracePeriod: gracePeriod,
-    site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column),
-    onQuarantine: nil, body)
+    site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column), body)
 }
 
-/// The implementation of ``runDeterministically(seed:timeout:gracePeriod:fileID:filePath:line:column:_:)``;
-/// `onQuarantine` is called when the run has to leave tasks suspended for good.
-func runDeterministically<Result: Sendable>(
+/// The implementation of ``runDeterministically(seed:timeout:gracePeriod:fileID:filePath:line:column:_:)``,
+/// which the `.deterministic` trait shares.
+nonisolated(nonsending) func runDeterministically<Result>(
   seed: UInt64?, timeout: Duration, gracePeriod: Duration, site: CallSite,
-  onQuarantine: (@Sendable () -> Void)?,
-  _ body: @escaping @Sendable () async throws -> Result
+  _ body: () async throws -> Result
 ) async throws -> DeterministicOutcome<Result> {
-  try await RunLifecycle.exclusively {
-    let run = DeterministicRun(
-      order: seed.map { .seeded($0) } ?? .fifo, timeout: timeout, gracePeriod: gracePeriod,
-      site: site)
-    run.onQuarantine = onQuarantine
-    return try await run.perform(body).outcome.get()
+  try await RunLifecycle.lending(body) { body in
+    try await RunLifecycle.exclusively {
+      let run = DeterministicRun(
+        order: seed.map { .seeded($0) } ?? .fifo, timeout: timeout, gracePeriod: gracePeriod,
+        site: site)
+      return try await run.perform(body).outcome.get()
+    }
   }
 }
 
@@ -101,23 +142,38 @@ func runDeterministically<Result: Sendable>(
 ///
 /// ```swift
 /// func testSynchronousEntryPoint() throws {
-///   let value = try withDeterministicSchedulingBlocking { await computeAnswer() }.value
-///   XCTAssertEqual(value, 42)
+///   var answer = 0
+///   let outcome = try withDeterministicSchedulingBlocking { answer = await computeAnswer() }
+///   XCTAssertEqual(answer, 42)
+///   XCTAssertFalse(outcome.trace.steps.isEmpty)
 /// }
 /// ```
 ///
+/// - Parameters:
+///   - seed: `nil` for FIFO order, or a seed for a reproducible pseudo-random order.
+///   - timeout: A real-time bound for the whole run.
+///   - gracePeriod: How long to wait in real time for a job from outside the run before reporting
+///     a deadlock.
+///   - fileID: The call site's file, captured automatically; reports name it.
+///   - filePath: The call site's file path, captured automatically.
+///   - line: The call site's line, captured automatically.
+///   - column: The call site's column, captured automatically.
+///   - body: The code to run: an ordinary, non-escaping closure that may assign to your locals.
+///     It runs as a new task on the scheduler's thread while the calling thread is blocked.
 /// - Returns: The body's value and the trace.
-public func withDeterministicSchedulingBlocking<Result: Sendable>(
+public func withDeterministicSchedulingBlocking<Result>(
   seed: UInt64? = nil, timeout: Duration = .seconds(60), gracePeriod: Duration = .zero,
   fileID: StaticString = #fileID, filePath: StaticString = #filePath,
   line: UInt = #line, column: UInt = #column,
-  _ body: @escaping @Sendable () async throws -> Result
+  _ body: () async throws -> Result
 ) throws -> DeterministicOutcome<Result> {
   let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-  return try RunLifecycle.exclusivelyBlocking {
-    let run = DeterministicRun(
-      order: seed.map { .seeded($0) } ?? .fifo, timeout: timeout, gracePeriod: gracePeriod,
-      site: site)
-    return try run.performBlocking(body).outcome.get()
+  return try RunLifecycle.lendingBlocking(body) { body in
+    try RunLifecycle.exclusivelyBlocking {
+      let run = DeterministicRun(
+        order: seed.map { .seeded($0) } ?? .fifo, timeout: timeout, gracePeriod: gracePeriod,
+        site: site)
+      return try run.performBlocking(body).outcome.get()
+    }
   }
 }

@@ -55,28 +55,10 @@
       for test: Test, testCase: Test.Case?,
       performing function: @Sendable () async throws -> Void
     ) async throws {
-      // The test function is non-escaping, but it must run in a task of the run. When the test
-      // deadlocks beyond what cancellation unwinds, that task is quarantined (suspended for
-      // good, never run again) and still holds the function: its references are given up so
-      // that the scope ends and the test fails with the report, instead of the process stopping
-      // with "closure has escaped".
-      try await withoutActuallyEscaping(function) { function in
-        let baseline = RuntimeHooks.referenceCount(of: function)
-        let quarantined = Locked(false)
-        do {
-          _ = try await runDeterministically(
-            seed: seed, timeout: .seconds(60), gracePeriod: gracePeriod, site: site,
-            onQuarantine: { quarantined.withLock { $0 = true } }
-          ) {
-            try await function()
-          }
-        } catch {
-          if quarantined.value {
-            RuntimeHooks.relinquishQuarantinedReferences(to: function, downTo: baseline)
-          }
-          throw error
-        }
-      }
+      // The test function is non-escaping; like every entry point's body, it is lent to the run
+      // (`LentBody`), which also handles a test that deadlocks beyond cancellation.
+      _ = try await runDeterministically(
+        seed: seed, timeout: .seconds(60), gracePeriod: gracePeriod, site: site, function)
     }
   }
 

@@ -188,6 +188,17 @@ private final class ActivityTracker {
   func stop() { running?.cancel() }
 }
 
+/// An actor whose state changes with no signal: `deliver` starts a task nobody tracks.
+private actor Inbox {
+  private(set) var unread = 0
+
+  nonisolated func deliver(_ message: String) {
+    Task { await self.receive(message) }
+  }
+
+  private func receive(_ message: String) { unread += 1 }
+}
+
 @MainActor @Suite(.timeLimit(.minutes(1)))
 struct WhereWorkPausesExamples {
   @Test func twoCallersCreateOneDraft() async throws {
@@ -261,6 +272,12 @@ struct WhereWorkPausesExamples {
     tracker.stop()
     try await tasks.waitUntilIdle()
     #expect(!tracker.isRunning)
+  }
+  @Test func waitUntilAwaitsAnActorsState() async throws {
+    let inbox = Inbox()  // an actor
+    inbox.deliver("hello")  // starts a task that reaches the actor later
+    try await waitUntil("the message arrived") { await inbox.unread == 1 }
+    #expect(await inbox.unread == 1)
   }
 }
 
@@ -499,6 +516,28 @@ private func fiveWorkers() async -> [Int] {
   return log.values
 }
 
+/// A main-actor model that loads three titles in child tasks.
+@MainActor
+private final class ShelfModel {
+  private(set) var titles: [String] = []
+  private(set) var refreshes = 0
+
+  func refresh() async {
+    refreshes += 1
+    var loaded: [String] = []
+    await withTaskGroup(of: String.self) { group in
+      for title in ["Dune", "Emma", "Ulysses"] { group.addTask { title } }
+      for await title in group { loaded.append(title) }
+    }
+    titles = loaded.sorted()
+  }
+}
+
+/// A summary that is not Sendable.
+private final class Summary {
+  var lines: [String] = []
+}
+
 @Suite(.timeLimit(.minutes(1)))
 struct WhichWorkRunsNextExamples {
   @Test func theSameSeedReplaysTheSameOrder() async throws {
@@ -514,6 +553,27 @@ struct WhichWorkRunsNextExamples {
   @Test func withoutASeedTheOrderIsFirstInFirstOut() async throws {
     let order = try await withDeterministicScheduling { await fiveWorkers() }
     #expect(order == Array(repeating: [1, 2, 3, 4, 5], count: 4).flatMap { $0 })
+  }
+
+  @MainActor @Test func theBodyUsesTheTestsLocalsAndModel() async throws {
+    let model = ShelfModel()  // a @MainActor model
+    var seen: [[String]] = []
+    try await withDeterministicScheduling(seed: 3) {
+      await model.refresh()
+      seen.append(model.titles)  // assigns the test's local
+      await model.refresh()
+      seen.append(model.titles)
+    }
+    #expect(seen == [["Dune", "Emma", "Ulysses"], ["Dune", "Emma", "Ulysses"]])
+    #expect(model.refreshes == 2)
+
+    let summary = try await withDeterministicScheduling(seed: 3) { () async -> Summary in
+      let summary = Summary()  // not Sendable
+      await model.refresh()
+      summary.lines = model.titles
+      return summary
+    }
+    #expect(summary.lines.count == 3)
   }
 
   @Test func sleepsTakeNoRealTime() async throws {

@@ -46,6 +46,22 @@ func underTheSchedulerSleepsAreVirtual() async throws {
   #expect(model.greeting == "Hello, Ada!")
 }
 
+@MainActor @Test(.timeLimit(.minutes(1)))
+func aDeterministicBodyAssignsToTheTestsLocals() async throws {
+  struct Named: NameService {
+    func fetchName() async throws -> String { "Grace" }
+  }
+  let tasks = TestTaskFactory()
+  let model = GreetingModel(service: Named(), clock: TestClock(advancesAutomatically: true), tasks: tasks)
+  var greetings: [String] = []
+  try await withDeterministicScheduling(seed: 5) {
+    model.load()  // the main-actor model, used directly
+    try await tasks.waitUntilIdle()
+    greetings.append(model.greeting)  // assigns the test's local
+  }
+  #expect(greetings == ["Hello, Grace!"])
+}
+
 @Test(.timeLimit(.minutes(1)))
 func exploreFindsNoFailureInACorrectCounter() async {
   let result = await explore(.exhaustive(maxPreemptions: 1)) {

@@ -47,24 +47,32 @@
 ///   - filePath: The caller's file path; leave the default.
 ///   - line: The caller's line; leave the default.
 ///   - column: The caller's column; leave the default.
-///   - body: One run of the code under test, with its checks.
+///   - body: One run of the code under test, with its checks: an ordinary, non-escaping closure
+///     that runs in your isolation and may assign to your locals (it runs once per schedule, one
+///     schedule after another, each time as a task of that schedule's run).
 /// - Returns: What ran and the failure, if any.
 @discardableResult
-public func explore(
+public nonisolated(nonsending) func explore(
   _ strategy: ExplorationStrategy, cancellation: CancellationInjection = .none,
   maxSteps: Int = 100_000, timeout: Duration = .seconds(60),
   fileID: StaticString = #fileID, filePath: StaticString = #filePath,
   line: UInt = #line, column: UInt = #column,
-  _ body: @escaping @Sendable () async throws -> Void
+  _ body: () async throws -> Void
 ) async -> ExplorationResult {
   let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-  let explorer = Explorer(
-    strategy: strategy, cancellation: cancellation, maxSteps: maxSteps, timeout: timeout,
-    site: site, body: body)
   let result: ExplorationResult
+  let misuse: String?
   do {
-    result = try await RunLifecycle.exclusively {
-      await FailureCapture.capturing { capture in await explorer.run(capture) }
+    // Every schedule runs the one lent body (a schedule that quarantines its tasks gives up
+    // their references); the explorer lets go of it when the lending ends.
+    (result, misuse) = try await RunLifecycle.lending(body) { body in
+      let explorer = Explorer(
+        strategy: strategy, cancellation: cancellation, maxSteps: maxSteps, timeout: timeout,
+        site: site, body: body)
+      let result = try await RunLifecycle.exclusively {
+        await FailureCapture.capturing { capture in await explorer.run(capture) }
+      }
+      return (result, explorer.misuse)
     }
   } catch {
     reportIssue("explore could not run: \(error)", at: site)
@@ -72,7 +80,7 @@ public func explore(
       strategy: strategy.description, schedulesRun: 0, isComplete: false, cancellationPoints: 0,
       failure: nil, injectsCancellation: cancellation.enabled)
   }
-  if let message = explorer.misuse { reportIssue(message, at: site) }
+  if let misuse { reportIssue(misuse, at: site) }
   if let failure = result.failure { report(failure, at: site) }
   return result
 }

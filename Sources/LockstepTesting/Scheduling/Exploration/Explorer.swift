@@ -25,7 +25,7 @@ final class Explorer: @unchecked Sendable {
   let maxSteps: Int
   let timeout: Duration
   let site: CallSite
-  let body: @Sendable () async throws -> Void
+  let body: LentBody<Void>
   /// A problem with how explore was called, reported after the exploration.
   private(set) var misuse: String?
   /// The most Lockstep waits (of tasks other than the body) a schedule has reached so far.
@@ -33,7 +33,7 @@ final class Explorer: @unchecked Sendable {
 
   init(
     strategy: ExplorationStrategy, cancellation: CancellationInjection, maxSteps: Int,
-    timeout: Duration, site: CallSite, body: @escaping @Sendable () async throws -> Void
+    timeout: Duration, site: CallSite, body: LentBody<Void>
   ) {
     self.strategy = strategy
     self.cancellation = cancellation

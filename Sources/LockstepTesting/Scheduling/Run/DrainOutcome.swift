@@ -9,6 +9,15 @@ enum DrainOutcome {
   /// A task slept until deadlines computed from the real clock: the run stopped.
   case realClockSleep(RealClockSleep)
 
+  /// Whether the run left its tasks quarantined: suspended for good, never run again.
+  var quarantinedTasks: Bool {
+    switch self {
+    case .finished: false
+    case .deadlock(let report): report.quarantined
+    case .timedOut, .tooManySteps, .realClockSleep: true
+    }
+  }
+
   var trace: SchedulerTrace {
     switch self {
     case .finished(let trace), .timedOut(let trace), .tooManySteps(let trace): trace

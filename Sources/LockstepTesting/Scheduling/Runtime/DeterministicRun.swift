@@ -12,8 +12,6 @@ final class DeterministicRun: @unchecked Sendable {
   private let wakeup = DispatchSemaphore(value: 0)
   /// Cancels the body task; set before draining.
   var cancelBody: (@Sendable () -> Void)?
-  /// Called when the run quarantines its tasks; set before draining.
-  var onQuarantine: (@Sendable () -> Void)?
   /// The task whose job the drain thread is running. Drain thread only.
   private var runningTaskID: UInt64?
   /// Whether the running task's name was looked up already. Drain thread only.
@@ -186,7 +184,6 @@ final class DeterministicRun: @unchecked Sendable {
         return state.taskIDs
       }
       ActiveRuns.quarantine(self, taskIDs: taskIDs)
-      onQuarantine?()
       let trace = state.withLock { $0.trace }
       if timedOut { return .timedOut(trace) }
       if tooManySteps { return .tooManySteps(trace) }

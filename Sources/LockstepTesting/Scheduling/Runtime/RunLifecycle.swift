@@ -5,13 +5,40 @@
 /// 2. take the process's run lock, so that runs never overlap (``RunSerializer``);
 /// 3. for each run: start the body as the run's first task, drain the run, and read what came of
 ///    it (``RunCompletion``).
+///
+/// The body is the caller's non-escaping closure, lent to the runs (``lending(_:to:)``,
+/// ``LentBody``); each run gives up what its quarantined tasks hold of it.
 enum RunLifecycle {
+  /// Makes the caller's non-escaping `body` escapable for the runs that `operation` performs,
+  /// and lends it to them. It runs in the caller's isolation, where `body` was made.
+  nonisolated(nonsending) static func lending<Value, T>(
+    _ body: () async throws -> Value, to operation: (LentBody<Value>) async throws -> T
+  ) async throws -> T {
+    // A local function, not a closure: a closure literal here would be a concurrent
+    // (`nonisolated`) closure, and could not use the caller's `body` and `operation`.
+    nonisolated(nonsending) func lend(_ body: @escaping () async throws -> Value) async throws -> T {
+      try await operation(LentBody(body))
+    }
+    // The escape check at the end of this scope passes: a run that finishes lets go of the body,
+    // and a run that quarantines its tasks gives up their references (`perform`).
+    return try await withoutActuallyEscaping(body, do: lend)
+  }
+
+  /// The blocking form of ``lending(_:to:)``.
+  static func lendingBlocking<Value, T>(
+    _ body: () async throws -> Value, to operation: (LentBody<Value>) throws -> T
+  ) throws -> T {
+    try withoutActuallyEscaping(body) { body in try operation(LentBody(body)) }
+  }
+
   /// Checks that runs can start here, then runs `operation` holding the process's run lock.
-  static func exclusively<T>(_ operation: () async throws -> T) async throws -> T {
+  nonisolated(nonsending) static func exclusively<T>(_ operation: () async throws -> T)
+    async throws -> T
+  {
     try checkCanStart()
     await RunSerializer.shared.acquire()
     defer { RunSerializer.shared.release() }
-    if needsWarmUp() { _ = await warmUpRun().perform(warmUp) }
+    if needsWarmUp() { _ = await warmUpRun().perform(LentBody(warmUp)) }
     return try await operation()
   }
 
@@ -20,7 +47,7 @@ enum RunLifecycle {
     try checkCanStart()
     RunSerializer.shared.acquireBlocking()
     defer { RunSerializer.shared.release() }
-    if needsWarmUp() { _ = warmUpRun().performBlocking(warmUp) }
+    if needsWarmUp() { _ = warmUpRun().performBlocking(LentBody(warmUp)) }
     return try operation()
   }
 
@@ -60,7 +87,7 @@ enum RunLifecycle {
 }
 
 /// What came of one run: how its drain ended, and what its body returned or threw, if it finished.
-struct RunCompletion<Value: Sendable> {
+struct RunCompletion<Value> {
   let drained: DrainOutcome
   let result: Result<Value, any Error>?
   let timeout: Duration
@@ -86,28 +113,30 @@ struct RunCompletion<Value: Sendable> {
 
 extension DeterministicRun {
   /// Runs `body` in this run, drained by the process's drain thread.
-  func perform<Value: Sendable>(_ body: @escaping @Sendable () async throws -> Value) async
+  nonisolated(nonsending) func perform<Value>(_ body: LentBody<Value>) async
     -> RunCompletion<Value>
   {
+    let baseline = body.referenceCount
     let result = start(body)
     let drained = await DrainWorker.shared.drain(self)
-    return RunCompletion(drained: drained, result: result.value, timeout: timeout, site: site)
+    if drained.quarantinedTasks { body.relinquishReferences(downTo: baseline) }
+    return RunCompletion(
+      drained: drained, result: result.value, timeout: timeout, site: site)
   }
 
   /// Runs `body` in this run, drained by the calling thread.
-  func performBlocking<Value: Sendable>(_ body: @escaping @Sendable () async throws -> Value)
-    -> RunCompletion<Value>
-  {
+  func performBlocking<Value>(_ body: LentBody<Value>) -> RunCompletion<Value> {
+    let baseline = body.referenceCount
     let result = start(body)
     let drained = drain()
-    return RunCompletion(drained: drained, result: result.value, timeout: timeout, site: site)
+    if drained.quarantinedTasks { body.relinquishReferences(downTo: baseline) }
+    return RunCompletion(
+      drained: drained, result: result.value, timeout: timeout, site: site)
   }
 
   /// Creates the body's task so that its first job lands in the run. `Task {}` copies the
   /// caller's task-local values (the running test, Lockstep's issue collector).
-  private func start<Value: Sendable>(_ body: @escaping @Sendable () async throws -> Value)
-    -> Locked<Result<Value, any Error>?>
-  {
+  private func start<Value>(_ body: LentBody<Value>) -> Locked<Result<Value, any Error>?> {
     let result = Locked<Result<Value, any Error>?>(nil)
     let task = DrainThread.with(self) {
       Task { [self] in
@@ -115,7 +144,7 @@ extension DeterministicRun {
         do {
           value = .success(
             try await TaskCreationObservation.$observer.withValue(RunTaskCreationObserver()) {
-              try await body()
+              try await body.closure()
             })
         } catch { value = .failure(error) }
         result.withLock { $0 = value }

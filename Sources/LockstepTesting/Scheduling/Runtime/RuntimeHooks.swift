@@ -110,26 +110,24 @@ enum RuntimeHooks {
     #endif
   }
 
-  /// The strong reference count of a closure's context (0 for a closure without one).
-  static func referenceCount(of closure: @escaping @Sendable () async throws -> Void) -> Int {
-    context(of: closure).map(runtimeRetainCount) ?? 0
+  /// The strong reference count of the context of the closure that `holder` stores (0 for a
+  /// closure without one). `holder` is a struct whose only stored property is a closure.
+  static func referenceCount<Holder>(ofClosureIn holder: Holder) -> Int {
+    context(ofClosureIn: holder).map(runtimeRetainCount) ?? 0
   }
 
-  /// Gives up the references that quarantined tasks hold on `closure`, a closure made by
-  /// `withoutActuallyEscaping`, until its count is back to `baseline` (its
-  /// ``referenceCount(of:)`` before the run), so that the escape check at the end of that scope
-  /// passes.
+  /// Gives up the references that quarantined tasks hold on the closure that `holder` stores,
+  /// until its count is back to `baseline` (its ``referenceCount(ofClosureIn:)`` before the run),
+  /// so that the escape check at the end of the caller's `withoutActuallyEscaping` passes.
   ///
-  /// A test trait receives the test function as a non-escaping closure and must run it in a task
-  /// of the deterministic run. When that task deadlocks beyond cancellation, the run quarantines
-  /// it: it stays suspended forever and never runs again, but its frames still retain the
-  /// closure, and `withoutActuallyEscaping` would stop the process ("closure has escaped"). The
-  /// quarantined frames are never resumed nor destroyed, so their references are never used:
-  /// releasing them lets the scope end and the test fail with the report instead.
-  static func relinquishQuarantinedReferences(
-    to closure: @escaping @Sendable () async throws -> Void, downTo baseline: Int
-  ) {
-    guard let context = context(of: closure) else { return }
+  /// An entry point receives its body as a non-escaping closure and must run it in a task of the
+  /// deterministic run (``LentBody``). When that task deadlocks beyond cancellation, the run
+  /// quarantines it: it stays suspended forever and never runs again, but its frames still retain
+  /// the closure, and `withoutActuallyEscaping` would stop the process ("closure has escaped").
+  /// The quarantined frames are never resumed nor destroyed, so their references are never used:
+  /// releasing them lets the scope end and the caller fail with the report instead.
+  static func relinquishReferences<Holder>(toClosureIn holder: Holder, downTo baseline: Int) {
+    guard let context = context(ofClosureIn: holder) else { return }
     var extra = runtimeRetainCount(context) - baseline
     while extra > 0 {
       Unmanaged<AnyObject>.fromOpaque(context).release()
@@ -137,14 +135,13 @@ enum RuntimeHooks {
     }
   }
 
-  private static func context(of closure: @escaping @Sendable () async throws -> Void)
-    -> UnsafeMutableRawPointer?
-  {
-    // Read the closure's two words from a struct field: passing the closure itself to a generic
-    // function (`unsafeBitCast`) would wrap it in a reabstraction thunk with a context of its own.
-    struct Stored { let closure: @Sendable () async throws -> Void }
-    let stored = Stored(closure: closure)
-    return withUnsafeBytes(of: stored) { bytes in
+  /// The context of the closure stored in `holder`: its second word. Reading the stored closure's
+  /// words, rather than passing the closure to a function, keeps its representation: a closure
+  /// passed where a differently abstracted function type is expected is wrapped in a
+  /// reabstraction thunk with a context of its own.
+  private static func context<Holder>(ofClosureIn holder: Holder) -> UnsafeMutableRawPointer? {
+    precondition(MemoryLayout<Holder>.size == 2 * MemoryLayout<UnsafeRawPointer>.size)
+    return withUnsafeBytes(of: holder) { bytes in
       bytes.load(fromByteOffset: MemoryLayout<UnsafeRawPointer>.size, as: UnsafeMutableRawPointer?.self)
     }
   }
