@@ -42,7 +42,8 @@
 ///   - column: The call site's column, captured automatically.
 ///   - body: The code to run. It runs in a new task on the scheduler's thread.
 /// - Returns: What `body` returned.
-/// - Throws: What `body` threw, ``DeterministicDeadlock``, ``WaitTimeoutError``, or
+/// - Throws: What `body` threw, ``DeterministicDeadlock``, ``WaitTimeoutError``,
+///   ``NestedDeterministicRun`` when called inside another deterministic run, or
 ///   ``DeterministicSchedulingUnavailable`` when this toolchain or OS cannot run the scheduler.
 public func withDeterministicScheduling<Result: Sendable>(
   seed: UInt64? = nil, timeout: Duration = .seconds(60), gracePeriod: Duration = .zero,
