@@ -5,7 +5,7 @@
 /// await explore(.random(schedules: 500, seed: 7)) { try await twoReloads() }
 /// await explore(.pct(schedules: 500, depth: 2)) { try await twoReloads() }
 /// await explore(.exhaustive(maxPreemptions: 2)) { try await twoReloads() }
-/// await explore(.replay("L2.AQAHAgAAAgAAAAMFDwAAAA")) { try await twoReloads() }
+/// await explore(.replay("L2.AQAIAkRVAgAA-vMU9srOaw")) { try await twoReloads() }
 /// ```
 ///
 /// A parameter that cannot work (`schedules: 0`, `depth: 0`, `maxPreemptions: -1`, `limit: 0`) is
@@ -100,7 +100,7 @@ public struct ExplorationStrategy: Sendable, CustomStringConvertible {
   /// Runs exactly the schedule a failing exploration printed.
   ///
   /// ```swift
-  /// await explore(.replay("L2.AQAHAgAAAgAAAAMFDwAAAA")) { try await model.check() }
+  /// await explore(.replay("L2.AQAIAkRVAgAA-vMU9srOaw")) { try await model.check() }
   /// ```
   ///
   /// A replay checks that it follows the token's schedule; when it does not, it reports where it

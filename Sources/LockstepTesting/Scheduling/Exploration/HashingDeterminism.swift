@@ -31,8 +31,11 @@ enum HashingDeterminism {
   static var isDeterministic: Bool { assumed ?? inProcess }
 
   /// The sentence a report adds, once, when hashing is not deterministic.
-  static let note =
-    "Hashing is not deterministic in this process (\(variable) is not set), so code that iterates "
-    + "a Set or a Dictionary can do so in another order on every run, and the same seed or token "
-    + "can then run another schedule. Set it before the process starts: \(fix)."
+  static let note = "Hashing is not deterministic in this process: \(why)"
+
+  /// Why, and what to do.
+  static let why =
+    "\(variable) is not set, so code that iterates a Set or a Dictionary can do so in another "
+    + "order on every run, and the same seed or token can then run another schedule. Set it before "
+    + "the process starts: \(fix)."
 }

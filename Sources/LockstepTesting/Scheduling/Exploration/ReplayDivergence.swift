@@ -8,7 +8,7 @@
 /// replay `explore` runs before it reports a failure.
 ///
 /// ```swift
-/// let replay = await explore(.replay("L2.AQAHAgAAAgAAAAMFDwAAAA")) { try await broadcast() }
+/// let replay = await explore(.replay("L2.AQAIAkRVAgAA-vMU9srOaw")) { try await broadcast() }
 /// if let divergence = replay.divergence {
 ///   print(divergence)   // "It left the recorded schedule at choice point 2 (step 9): …"
 /// }
@@ -49,7 +49,9 @@ public struct ReplayDivergence: Sendable, Equatable, CustomStringConvertible {
   /// print(divergence.likelyCause)
   /// ```
   public var likelyCause: String {
-    if !hashingIsDeterministic { return "Likely cause: \(HashingDeterminism.note)" }
+    if !hashingIsDeterministic {
+      return "Likely cause: hashing is not deterministic in this process: \(HashingDeterminism.why)"
+    }
     return "Likely cause: the code under test changed since the token was recorded, or it depends "
       + "on something the scheduler does not control: the real clock, other threads, real I/O, or "
       + "the order of a Set or Dictionary whose keys hash by address (ObjectIdentifier, object "

@@ -5,7 +5,7 @@
 /// failing schedule; pass it to ``ExplorationStrategy/replay(_:)-(String)`` to run that schedule again:
 ///
 /// ```swift
-/// await explore(.replay("L2.AQAHAgAAAgAAAAMFDwAAAA")) { try await twoReloads(variant: .broken) }
+/// await explore(.replay("L2.AQAIAkRVAgAA-vMU9srOaw")) { try await twoReloads(variant: .broken) }
 /// ```
 ///
 /// A token replays the same schedule as long as the body does the same thing given the same
@@ -42,7 +42,7 @@ public struct ReplayToken: Sendable, Hashable, CustomStringConvertible, Lossless
   /// not a token.
   ///
   /// ```swift
-  /// let token = ReplayToken("L2.AQAHAgAAAgAAAAMFDwAAAA")
+  /// let token = ReplayToken("L2.AQAIAkRVAgAA-vMU9srOaw")
   /// ```
   public init?(_ description: String) {
     if description.hasPrefix(Self.prefix) {
@@ -63,7 +63,7 @@ public struct ReplayToken: Sendable, Hashable, CustomStringConvertible, Lossless
   /// The token's text: `L2.` and, in base64url, the choices and what a replay checks.
   ///
   /// ```swift
-  /// print(failure.token)   // "L2.AQAHAgAAAgAAAAMFDwAAAA"
+  /// print(failure.token)   // "L2.AQAIAkRVAgAA-vMU9srOaw"
   /// ```
   public var description: String {
     guard let check else { return Self.firstPrefix + Base64URL.encode(encodedFirstVersion()) }

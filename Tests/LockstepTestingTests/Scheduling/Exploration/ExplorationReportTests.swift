@@ -39,8 +39,10 @@ struct ExplorationReportTests {
   // MARK: What was explored
 
   @Test func aBodyWithoutChoicePointsSaysThereWasNothingToExplore() async {
-    let line = #line + 1
-    let (result, issues) = await collectingIssues { await explore(.random(schedules: 300, seed: 1), incrementOnce) }
+    let line = #line + 2
+    let (result, issues) = await collectingIssues {
+      await explore(.random(schedules: 300, seed: 1), incrementOnce)
+    }
     #expect(result.failure == nil)
     #expect(result.schedulesRun == 300)
     #expect(result.distinctSchedules == 1)
@@ -93,7 +95,8 @@ struct ExplorationReportTests {
     let failure = try #require(result.failure)
     #expect(failure.reproduced)
     #expect(failure.divergence == nil)
-    #expect(issues.first?.message.contains("Replayed once before this report: it failed the same way") == true)
+    #expect(
+      issues.first?.message.contains("Replayed once before this report: it failed the same way") == true)
   }
 
   @Test func aReportSaysWhenItsScheduleDidNotReproduce() async throws {
