@@ -23,14 +23,14 @@
 /// token with plain arithmetic (``ReplayTokenLayout``, ``Base64URLSink``) into a static buffer
 /// that it writes out with `write(2)`.
 enum CrashReport {
-  /// The signals of a crash.
-  static let signals: [Int32] = [SIGILL, SIGTRAP, SIGABRT, SIGSEGV, SIGBUS]
-  /// The most choice points kept for the token; a longer schedule's token holds the first ones.
-  static let capacity = 1 << 20
-  private static let textCapacity = 4096
-  private static let chunkCapacity = 1024
-
   #if canImport(Darwin) || canImport(Glibc) || canImport(Musl) || canImport(Android)
+    /// The signals of a crash, in the order of ``slot(of:)``.
+    static let signals: [Int32] = [SIGILL, SIGTRAP, SIGABRT, SIGSEGV, SIGBUS]
+    /// The most choice points kept for the token; a longer schedule's token holds the first ones.
+    static let capacity = 1 << 20
+    private static let textCapacity = 4096
+    private static let chunkCapacity = 1024
+
     /// Raw memory, allocated once and never freed, that the signal handler reads.
     private struct Memory {
       /// `active`, `count`, `cancel`, `textLength`, `handling`, `dropped` (see the indices below).
@@ -73,6 +73,10 @@ enum CrashReport {
         sigemptyset(&action.sa_mask)
         sigaction(signal, &action, memory.previous + index)
       }
+      // Instantiate, outside any handler, what writing a token needs at run time (the generic
+      // types' metadata of a debug build), so that the handler itself never allocates.
+      var discard = ChunkSink(buffer: memory.chunk, capacity: chunkCapacity, discards: true)
+      writeToken(memory, into: &discard)
     }()
 
     private static let handler:
@@ -131,9 +135,7 @@ enum CrashReport {
       }
       // Give the signal back to whoever had it before: a fault faults again when this handler
       // returns; a signal that was sent (abort(), raise(), kill) is sent again.
-      var index = 0
-      while index < signals.count && signals[index] != signal { index &+= 1 }
-      if index < signals.count { sigaction(signal, memory.previous + index, nil) }
+      if let index = slot(of: signal) { sigaction(signal, memory.previous + index, nil) }
       let sent = info.map { $0.pointee.si_code <= 0 } ?? true
       if sent || signal == SIGABRT { raise(signal) }
     }
@@ -151,17 +153,35 @@ enum CrashReport {
       out.put(decimal: points)
       out.put(" choice point(s)")
       if memory.state[dropped] != 0 { out.put("; only the first ones were kept") }
-      out.put(") replay with: .replay(\"L2.")
-      var token = Base64URLSink(output: out)
-      let cancelled = memory.state[cancel]
-      ReplayTokenLayout.write(
-        RawChoices(memory: memory, count: points), cancelAtWait: cancelled == 0 ? nil : cancelled &- 1,
-        whole: nil, into: &token)
-      token.finish()
-      out = token.output
+      out.put(") replay with: .replay(\"")
+      writeToken(memory, into: &out)
       out.put("\")\n  Replay it with the crash turned into a check, or under a debugger, to see ")
       out.put("the timeline up to the crash.\n")
       out.flush()
+    }
+
+    /// `L2.` and the token of the choices recorded so far.
+    private static func writeToken(_ memory: Memory, into out: inout ChunkSink) {
+      out.put("L2.")
+      var token = Base64URLSink(output: out)
+      let cancelled = memory.state[cancel]
+      ReplayTokenLayout.write(
+        RawChoices(memory: memory, count: memory.state[count]),
+        cancelAtWait: cancelled == 0 ? nil : cancelled &- 1, whole: nil, into: &token)
+      token.finish()
+      out = token.output
+    }
+
+    /// The position of `signal` in ``signals``.
+    private static func slot(of signal: Int32) -> Int? {
+      switch signal {
+      case SIGILL: 0
+      case SIGTRAP: 1
+      case SIGABRT: 2
+      case SIGSEGV: 3
+      case SIGBUS: 4
+      default: nil
+      }
     }
 
     private static func name(of signal: Int32) -> StaticString {
@@ -188,6 +208,8 @@ enum CrashReport {
     private struct ChunkSink: TokenByteSink {
       let buffer: UnsafeMutablePointer<UInt8>
       let capacity: Int
+      /// Writes nothing: for the warm-up when the handlers are installed.
+      var discards = false
       var filled = 0
 
       mutating func put(_ byte: UInt8) {
@@ -219,7 +241,7 @@ enum CrashReport {
 
       mutating func flush() {
         var offset = 0
-        while offset < filled {
+        while !discards && offset < filled {
           let written = write(2, buffer + offset, filled &- offset)
           if written <= 0 { break }
           offset &+= written
