@@ -30,6 +30,21 @@ public struct ReportedIssue: Sendable, CustomStringConvertible {
   /// print(issues[0].site)   // "MyAppTests/BarrierTests.swift:12:50"
   /// ```
   public let site: CallSite
+  /// Whether it is a warning, which does not fail the test: something the test should know, such
+  /// as an exploration that had nothing to explore. Swift Testing records it as a warning; under
+  /// XCTest, which has none, it is printed.
+  ///
+  /// ```swift
+  /// let (_, issues) = await collectingIssues { await explore(.random()) { await counter.increment() } }
+  /// #expect(issues.allSatisfy(\.isWarning))
+  /// ```
+  public let isWarning: Bool
+
+  init(message: String, site: CallSite, isWarning: Bool = false) {
+    self.message = message
+    self.site = site
+    self.isWarning = isWarning
+  }
 
   /// `message (at Module/File.swift:line:column)`.
   ///
@@ -96,4 +111,25 @@ func reportIssue(_ message: String, at site: CallSite) {
   #else
     print("Lockstep issue at \(site): \(message)")
   #endif
+}
+
+/// Reports a warning, which does not fail the test: a Swift Testing warning, a line on standard
+/// output under XCTest (which has no warnings), or an issue of the active collector marked
+/// ``ReportedIssue/isWarning``.
+func reportWarning(_ message: String, at site: CallSite) {
+  if let collector = IssueRouting.collector {
+    collector.issues.withLock { $0.append(ReportedIssue(message: message, site: site, isWarning: true)) }
+    return
+  }
+  #if canImport(Testing)
+    if Test.current != nil {
+      Issue.record(
+        Comment(rawValue: message), severity: .warning,
+        sourceLocation: SourceLocation(
+          fileID: "\(site.fileID)", filePath: "\(site.filePath)",
+          line: Int(site.line), column: Int(site.column)))
+      return
+    }
+  #endif
+  print("\(site.filePath):\(site.line):\(site.column): warning: \(message)")
 }

@@ -1,5 +1,5 @@
-/// Thrown when the deterministic scheduler cannot run on this toolchain or platform, or when it is
-/// misused (a run started inside another run).
+/// Thrown when the deterministic scheduler cannot run on this toolchain or platform. (A run started
+/// inside another run is a misuse, and throws ``NestedDeterministicRun``.)
 ///
 /// ```swift
 /// do {
@@ -12,7 +12,7 @@ public struct DeterministicSchedulingUnavailable: Error, CustomStringConvertible
   /// Why the scheduler cannot run.
   ///
   /// ```swift
-  /// print(error.reason)   // "a deterministic run cannot start inside another deterministic run"
+  /// print(error.reason)   // why this platform or toolchain cannot run the scheduler
   /// ```
   public let reason: String
 

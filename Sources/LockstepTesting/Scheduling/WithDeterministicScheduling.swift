@@ -64,7 +64,9 @@
 ///     may assign to your locals. It runs as a new task on the scheduler's thread while the
 ///     caller waits.
 /// - Returns: What `body` returned, of any type.
-/// - Throws: What `body` threw, ``DeterministicDeadlock``, ``WaitTimeoutError``, or
+/// - Throws: What `body` threw, ``DeterministicDeadlock``, ``WaitTimeoutError``,
+///   ``RealClockSleep``, ``NestedDeterministicRun`` when called inside another deterministic
+///   run, or
 ///   ``DeterministicSchedulingUnavailable`` when this toolchain or OS cannot run the scheduler.
 public nonisolated(nonsending) func withDeterministicScheduling<Result>(
   seed: UInt64? = nil, timeout: Duration = .seconds(60), gracePeriod: Duration = .zero,

@@ -71,7 +71,7 @@ struct FindingRacesExamples {
     } matching: { issue in
       isExplorationReport(
         issue, naming: #"Expectation failed: (book → "Book 1") == ("Book \(newest)" → "Book 2")"#,
-        "Replay it exactly with: .replay(\"L1.")
+        "Replay it exactly with: .replay(\"L2.")
     }
     // The race needs a particular order: the schedules before the failing one passed.
     #expect(result?.failure?.schedule ?? 0 > 1)

@@ -238,7 +238,7 @@ struct DeterministicSchedulingTests {
   }
 
   @Test func aRunInsideARunIsRejected() async throws {
-    await #expect(throws: DeterministicSchedulingUnavailable.self) {
+    await #expect(throws: NestedDeterministicRun.self) {
       try await withDeterministicScheduling {
         try await withDeterministicScheduling {}
       }

@@ -6,13 +6,13 @@ import Testing
 struct NestedRunTests {
   @Test func aRunInsideARunThrowsAndSaysWhy() async throws {
     let inner = EventCounter("inner body runs")
-    let error = await #expect(throws: DeterministicSchedulingUnavailable.self) {
+    let error = await #expect(throws: NestedDeterministicRun.self) {
       try await withDeterministicScheduling {
         try await withDeterministicScheduling { inner.record() }
       }
     }
-    #expect(error?.reason.contains("inside another deterministic run") == true)
-    #expect(error.map { $0.description.hasSuffix($0.reason) } == true)
+    #expect(error?.outerRun.fileID.description == "LockstepTestingTests/NestedRunTests.swift")
+    #expect(error?.description.contains("inside another deterministic run") == true)
     #expect(inner.count == 0)
   }
 
@@ -27,7 +27,7 @@ struct NestedRunTests {
     #expect(result.failure == nil && !result.isComplete)
     #expect(ran.count == 0)
     #expect(issues.count == 1)
-    #expect(issues.first?.message.contains("explore could not run") == true)
-    #expect(issues.first?.message.contains("inside another deterministic run") == true)
+    #expect(issues.first?.message.contains("cannot run inside another deterministic run") == true)
+    #expect(issues.first?.message.contains("Nothing ran") == true)
   }
 }

@@ -94,6 +94,16 @@ struct InterleavingsTests {
     #expect(finished.values == order.order)
   }
 
+  @Test func theDefaultSeedIsFixedAndLockstepSeedSetsAnother() {
+    #expect(Interleavings.seed(fromEnvironmentValue: nil) == Interleavings.defaultSeed)
+    #expect(Interleavings.defaultSeed == 1)
+    #expect(Interleavings.seed(fromEnvironmentValue: "42") == 42)
+    #expect(Interleavings.seed(fromEnvironmentValue: "not a number") == Interleavings.defaultSeed)
+    #expect(
+      Interleavings.sample(of: Array(1...8), count: 5).map(\.order)
+        == Interleavings.sample(of: Array(1...8), count: 5, seed: Interleavings.sessionSeed).map(\.order))
+  }
+
   @Test(arguments: Interleavings.sample(of: Array(1...8), count: 5))
   func parameterizedOverASample(order: Interleaving<Int>) {
     #expect(order.order.sorted() == Array(1...8))

@@ -58,6 +58,90 @@ public struct ExplorationFailure: Sendable, Equatable, CustomStringConvertible {
   /// print("shrunk from \(failure.found.preemptions) preemptions")
   /// ```
   public let found: (preemptions: Int, contextSwitches: Int)
+  /// Whether the reported schedule reproduced when `explore` ran it once more, from its token,
+  /// before reporting it: the replay followed the schedule and failed the same way (its first
+  /// failure at the same place). For a ``ExplorationStrategy/replay(_:)-(String)``, whether the
+  /// replay followed its token's schedule.
+  ///
+  /// ```swift
+  /// #expect(failure.reproduced, "\(failure)")   // the report says why not
+  /// ```
+  public let reproduced: Bool
+  /// Where that replay left the schedule, if it did: with hashing that is not deterministic,
+  /// code that iterates a `Set` or `Dictionary` can run another schedule for the same token.
+  ///
+  /// ```swift
+  /// if let divergence = failure.divergence { print(divergence.likelyCause) }
+  /// ```
+  public let divergence: ReplayDivergence?
+  /// What the replay before the report found.
+  let replay: Replay
+  /// Whether hashing was deterministic in the process that found it.
+  let hashingIsDeterministic: Bool
+
+  /// What came of replaying the reported schedule.
+  enum Replay: Sendable, Equatable {
+    /// It followed the schedule and failed the same way.
+    case reproduced
+    /// It did not follow the schedule; `replayingToken` when the exploration was itself a replay.
+    case diverged(ReplayDivergence, replayingToken: Bool)
+    /// It followed the schedule and passed.
+    case passed
+    /// It followed the schedule and failed otherwise, first with this failure.
+    case failedOtherwise(String)
+    /// The exploration was a replay that followed its token: nothing more to say.
+    case replayedToken
+
+    var reproduced: Bool {
+      switch self {
+      case .reproduced, .replayedToken: true
+      case .diverged, .passed, .failedOtherwise: false
+      }
+    }
+
+    var divergence: ReplayDivergence? {
+      if case .diverged(let divergence, _) = self { return divergence }
+      return nil
+    }
+
+    /// The line of the report, if any.
+    var line: String? {
+      let did = "Replayed once before this report: it did not reproduce"
+      switch self {
+      case .reproduced: return "Replayed once before this report: it failed the same way."
+      case .diverged(let divergence, let replayingToken):
+        return (replayingToken ? "This replay did not follow its token's schedule." : "\(did).")
+          + " \(divergence)"
+      case .passed:
+        return "\(did): it followed the same schedule and passed, so the failure depends on "
+          + "something the schedule does not fix (the real clock, other threads, real I/O, or state "
+          + "kept from one run to the next)."
+      case .failedOtherwise(let first):
+        return "\(did): it followed the same schedule but failed otherwise: "
+          + first.replacingNewlines(with: "\n    ")
+      case .replayedToken: return nil
+      }
+    }
+  }
+
+  init(
+    strategy: String, schedule: Int, token: ReplayToken, failures: [String], timeline: Timeline,
+    preemptions: Int, contextSwitches: Int, found: (preemptions: Int, contextSwitches: Int),
+    replay: Replay, hashingIsDeterministic: Bool
+  ) {
+    self.strategy = strategy
+    self.schedule = schedule
+    self.token = token
+    self.failures = failures
+    self.timeline = timeline
+    self.preemptions = preemptions
+    self.contextSwitches = contextSwitches
+    self.found = found
+    self.replay = replay
+    self.hashingIsDeterministic = hashingIsDeterministic
+    reproduced = replay.reproduced
+    divergence = replay.divergence
+  }
 
   /// Two failures are equal when every field is.
   ///
@@ -68,10 +152,13 @@ public struct ExplorationFailure: Sendable, Equatable, CustomStringConvertible {
     lhs.strategy == rhs.strategy && lhs.schedule == rhs.schedule && lhs.token == rhs.token
       && lhs.failures == rhs.failures && lhs.timeline == rhs.timeline
       && lhs.preemptions == rhs.preemptions && lhs.contextSwitches == rhs.contextSwitches
-      && lhs.found == rhs.found
+      && lhs.found == rhs.found && lhs.replay == rhs.replay
+      && lhs.hashingIsDeterministic == rhs.hashingIsDeterministic
   }
 
-  /// The whole report: schedule, what failed, replay token, shrinking, timeline.
+  /// The whole report: schedule, what failed, replay token, whether the replay before the report
+  /// reproduced it, shrinking, timeline; and, once, when hashing is not deterministic in the
+  /// process, that a `Set` or `Dictionary` can then change the schedule, with the fix.
   ///
   /// ```swift
   /// print(failure)
@@ -82,6 +169,7 @@ public struct ExplorationFailure: Sendable, Equatable, CustomStringConvertible {
     ]
     lines += failures.map { "  - " + $0.replacingNewlines(with: "\n    ") }
     lines.append("Replay it exactly with: .replay(\"\(token)\")")
+    if let line = replay.line { lines.append(line) }
     if found != (preemptions, contextSwitches) {
       lines.append(
         "Simplified from \(found.preemptions) preemption(s) and \(found.contextSwitches) context "
@@ -91,6 +179,10 @@ public struct ExplorationFailure: Sendable, Equatable, CustomStringConvertible {
     }
     lines.append("Timeline of the schedule:")
     lines.append(timeline.description)
+    // Once a report: a divergence's likely cause says it already.
+    if !hashingIsDeterministic && divergence?.hashingIsDeterministic != false {
+      lines.append(HashingDeterminism.note)
+    }
     return lines.joined(separator: "\n")
   }
 }

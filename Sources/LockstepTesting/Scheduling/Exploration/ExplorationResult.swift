@@ -1,10 +1,11 @@
 /// What ``explore(_:cancellation:maxSteps:timeout:fileID:filePath:line:column:_:)`` did: how many
-/// schedules ran, whether the search was complete, and the failing schedule if it found one.
+/// schedules ran and how many of them were distinct, how many choice points there were, whether
+/// the search was complete, and the failing schedule if it found one.
 ///
 /// ```swift
 /// let result = await explore(.exhaustive(maxPreemptions: 2)) { try await model.check() }
 /// #expect(result.failure == nil)
-/// print(result)   // "exhaustive(maxPreemptions: 2, …): 37 schedules, all of them; no failure"
+/// print(result)   // "explore exhaustive(…): 37 schedule(s), 37 distinct, up to 9 choice point(s)…"
 /// ```
 public struct ExplorationResult: Sendable, CustomStringConvertible {
   /// The strategy, as written.
@@ -14,7 +15,7 @@ public struct ExplorationResult: Sendable, CustomStringConvertible {
   /// ```
   public let strategy: String
   /// How many schedules ran before the exploration stopped, not counting the runs spent shrinking
-  /// a failure.
+  /// a failure and replaying it.
   ///
   /// ```swift
   /// print(result.schedulesRun)
@@ -29,6 +30,26 @@ public struct ExplorationResult: Sendable, CustomStringConvertible {
   /// #expect(result.isComplete)
   /// ```
   public let isComplete: Bool
+  /// How many of the schedules that ran were different from each other: different choices, or a
+  /// cancellation at another Lockstep wait. Random and PCT schedules can repeat when a body has
+  /// few choice points; a body without any has exactly one schedule, however many run.
+  ///
+  /// ```swift
+  /// let result = await explore(.random(schedules: 500)) { await twoReloads() }
+  /// print("\(result.distinctSchedules) of \(result.schedulesRun) schedules were distinct")
+  /// ```
+  public let distinctSchedules: Int
+  /// The most choice points one schedule had: steps at which two or more jobs were ready, so the
+  /// scheduler had to choose. Zero means there was nothing to explore — no two jobs were ever
+  /// ready at once. An `await` on an idle actor switches to it inline and is not a choice point;
+  /// choice points come from tasks that run at the same time (`Task {}`, `async let`, task
+  /// groups), continuations resumed while others run, `Task.yield()`, and sleeps.
+  ///
+  /// ```swift
+  /// let result = await explore(.pct()) { await model.reload() }
+  /// #expect(result.mostChoicePoints > 0, "the body has nothing to interleave")
+  /// ```
+  public let mostChoicePoints: Int
   /// How many Lockstep waits (of tasks other than the body) the longest schedule reached: the
   /// points where `cancellation: .atLockstepWaits` can cancel a task. Zero means that no
   /// cancellation could be tried — the code under test never waits at a Lockstep primitive.
@@ -44,8 +65,33 @@ public struct ExplorationResult: Sendable, CustomStringConvertible {
   /// if let failure = result.failure { print(failure.token) }
   /// ```
   public let failure: ExplorationFailure?
+  /// For a ``ExplorationStrategy/replay(_:)-(String)``: where the run left the schedule its token
+  /// recorded, or `nil` when it followed it (and for other strategies). A replay that diverges is
+  /// reported, with its likely cause; it never runs another schedule in silence.
+  ///
+  /// ```swift
+  /// let replay = await explore(.replay(token)) { try await model.check() }
+  /// #expect(replay.divergence == nil)
+  /// ```
+  public let divergence: ReplayDivergence?
   /// Whether the exploration was asked to inject cancellations.
   let injectsCancellation: Bool
+  /// Whether it replayed a token (one schedule by design).
+  let isReplay: Bool
+
+  /// Whether there was nothing to explore: schedules ran, but no two jobs were ever ready at once
+  /// and no cancellation could be tried, so every schedule was the same.
+  var hadNothingToExplore: Bool {
+    !isReplay && schedulesRun > 0 && mostChoicePoints == 0
+      && (!injectsCancellation || cancellationPoints == 0)
+  }
+
+  /// What an exploration that had nothing to explore says.
+  static let nothingToExplore =
+    "no two jobs were ever ready at once, so there was nothing to explore: every schedule was the "
+    + "same. An await on an idle actor switches to it inline and is not a choice point; choice "
+    + "points come from tasks that run at the same time (Task {}, async let, task groups), "
+    + "continuations resumed while other work runs, Task.yield() and sleeps."
 
   /// One line, or the failure's whole report.
   ///
@@ -54,14 +100,23 @@ public struct ExplorationResult: Sendable, CustomStringConvertible {
   /// ```
   public var description: String {
     if let failure { return failure.description }
-    let extent = isComplete ? "all of them" : "stopped before the end"
-    var text = "explore \(strategy): \(schedulesRun) schedule(s), \(extent); no failure"
+    var text: String
+    if hadNothingToExplore {
+      text =
+        "explore \(strategy): \(schedulesRun) schedule(s) ran, no failure; " + Self.nothingToExplore
+    } else {
+      let extent = isComplete ? "all of them" : "stopped before the end"
+      text =
+        "explore \(strategy): \(schedulesRun) schedule(s), \(distinctSchedules) distinct, up to "
+        + "\(mostChoicePoints) choice point(s) each, \(extent); no failure"
+    }
     if injectsCancellation {
       text +=
         cancellationPoints == 0
         ? "; no Lockstep wait was reached, so no cancellation was tried"
         : "; cancellation tried at up to \(cancellationPoints) Lockstep wait(s)"
     }
+    if let divergence { text += ". This replay did not follow its token's schedule. \(divergence)" }
     return text
   }
 }

@@ -28,11 +28,22 @@
 /// suspended then is not explored further — it goes on, if ever, on the normal executors. Await
 /// or cancel such tasks in the body.
 ///
-/// When a schedule fails, the failure is reported once, at this call, with the failures of that
-/// schedule, its replay token and its timeline (under Swift Testing the timeline is also attached
-/// to the test); the failures of the schedules themselves are held back. Under XCTest, assertion
-/// failures of the failing schedules are reported as they happen as well — XCTest cannot hold
-/// them back.
+/// When a schedule fails, it is shrunk to a simpler schedule that fails the same way (the first
+/// failure at the same place), replayed once from its token, and reported once, at this call,
+/// with the failures of that schedule, its replay token, whether the replay reproduced it, and its
+/// timeline (under Swift Testing the timeline is also attached to the test); the failures of the
+/// schedules themselves are held back. Under XCTest, assertion failures of the failing schedules
+/// are reported as they happen as well — XCTest cannot hold them back.
+///
+/// Misuse is reported at this call and nothing runs: a strategy parameter that cannot work
+/// (`.random(schedules: 0)`, `.pct(depth: 0)`, `.exhaustive(maxPreemptions: -1)`, …), a `maxSteps`
+/// below 1, or a call inside another deterministic run (the `.deterministic` trait). A body in
+/// which no two jobs are ever ready at once has nothing to explore; `explore` says so, as a
+/// warning, and ``ExplorationResult/mostChoicePoints`` is zero.
+///
+/// If the code under test crashes the process (a trap such as "Can't removeFirst from an empty
+/// Set"), `explore` writes to standard error, before the process dies, which exploration and
+/// which schedule ran, and a token that replays the choices made up to the crash.
 ///
 /// - Parameters:
 ///   - strategy: Which schedules to run: ``ExplorationStrategy/random(schedules:seed:)``,
@@ -60,6 +71,14 @@ public nonisolated(nonsending) func explore(
   _ body: () async throws -> Void
 ) async -> ExplorationResult {
   let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+  var problems = strategy.problem.map { [$0] } ?? []
+  if maxSteps < 1 { problems.append("maxSteps: \(maxSteps) must be at least 1") }
+  if timeout <= .zero { problems.append("timeout: \(timeout.lockstepText) must be more than zero") }
+  guard problems.isEmpty else {
+    reportIssue(
+      "explore \(strategy): \(problems.joined(separator: "; ")). Nothing ran.", at: site)
+    return .notRun(strategy, cancellation: cancellation)
+  }
   let result: ExplorationResult
   let misuse: String?
   do {
@@ -74,15 +93,36 @@ public nonisolated(nonsending) func explore(
       }
       return (result, explorer.misuse)
     }
+  } catch let error as NestedDeterministicRun {
+    reportIssue(
+      "explore \(strategy) cannot run inside another deterministic run (the one started at "
+        + "\(error.outerRun)): "
+        + "exploration runs the body on the scheduler itself, once per schedule. Call explore "
+        + "from a test that is not under the .deterministic trait or withDeterministicScheduling. "
+        + "Nothing ran.", at: site)
+    return .notRun(strategy, cancellation: cancellation)
   } catch {
     reportIssue("explore could not run: \(error)", at: site)
-    return ExplorationResult(
-      strategy: strategy.description, schedulesRun: 0, isComplete: false, cancellationPoints: 0,
-      failure: nil, injectsCancellation: cancellation.enabled)
+    return .notRun(strategy, cancellation: cancellation)
   }
   if let misuse { reportIssue(misuse, at: site) }
   if let failure = result.failure { report(failure, at: site) }
+  if result.failure == nil && result.hadNothingToExplore {
+    reportWarning("explore \(strategy): \(ExplorationResult.nothingToExplore)", at: site)
+  }
   return result
+}
+
+extension ExplorationResult {
+  /// The result of an exploration that ran nothing.
+  fileprivate static func notRun(_ strategy: ExplorationStrategy, cancellation: CancellationInjection)
+    -> Self
+  {
+    ExplorationResult(
+      strategy: strategy.description, schedulesRun: 0, isComplete: false, distinctSchedules: 0,
+      mostChoicePoints: 0, cancellationPoints: 0, failure: nil, divergence: nil,
+      injectsCancellation: cancellation.enabled, isReplay: strategy.isReplay)
+  }
 }
 
 private func report(_ failure: ExplorationFailure, at site: CallSite) {

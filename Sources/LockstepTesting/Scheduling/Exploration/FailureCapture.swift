@@ -9,16 +9,25 @@
 /// only the reported one fails the test: Swift Testing issues (held back as known issues), Lockstep
 /// issues (collected), and XCTest failures (observed; XCTest cannot hold them back).
 final class FailureCapture: Sendable {
-  private let messages = Locked<[String]>([])
+  /// One failure: its text (ending with where it happened, when known), and that place alone.
+  struct Captured: Sendable {
+    let message: String
+    let site: String?
+  }
+
+  private let messages = Locked<[Captured]>([])
   let lockstepIssues = IssueCollector()
 
-  func record(_ message: String) { messages.withLock { $0.append(message) } }
+  func record(_ message: String, at site: String?) {
+    messages.withLock { $0.append(Captured(message: message, site: site)) }
+  }
 
   /// Everything recorded since `mark` (a previous ``mark``), framework failures first.
-  func failures(since mark: (messages: Int, issues: Int)) -> [String] {
+  func failures(since mark: (messages: Int, issues: Int)) -> [Captured] {
     let framework = messages.withLock { Array($0.dropFirst(mark.messages)) }
     let lockstep = lockstepIssues.issues.withLock { Array($0.dropFirst(mark.issues)) }
-    return framework + lockstep.map(\.description)
+    return framework
+      + lockstep.filter { !$0.isWarning }.map { Captured(message: $0.description, site: "\($0.site)") }
   }
 
   var mark: (messages: Int, issues: Int) {
@@ -35,7 +44,7 @@ final class FailureCapture: Sendable {
           await withKnownIssue(isIntermittent: true) {
             value = await body(capture)
           } matching: { issue in
-            capture.record(describe(issue))
+            capture.record(describe(issue), at: issue.sourceLocation.map { "\($0)" })
             return true
           }
           return value!
@@ -76,16 +85,17 @@ final class FailureCapture: Sendable {
 
     #if canImport(Darwin)
       func testCase(_ testCase: XCTestCase, didRecord issue: XCTIssue) {
-        let location = issue.sourceCodeContext.location.map { " (at \($0.fileURL.path):\($0.lineNumber))" }
-        Self.active.withLock { $0 }?.record(issue.compactDescription + (location ?? ""))
+        let site = issue.sourceCodeContext.location.map { "\($0.fileURL.path):\($0.lineNumber)" }
+        Self.active.withLock { $0 }?.record(
+          issue.compactDescription + (site.map { " (at \($0))" } ?? ""), at: site)
       }
     #else
       func testCase(
         _ testCase: XCTestCase, didFailWithDescription description: String,
         inFile filePath: String?, atLine lineNumber: Int
       ) {
-        let location = filePath.map { " (at \($0):\(lineNumber))" } ?? ""
-        Self.active.withLock { $0 }?.record(description + location)
+        let site = filePath.map { "\($0):\(lineNumber)" }
+        Self.active.withLock { $0 }?.record(description + (site.map { " (at \($0))" } ?? ""), at: site)
       }
     #endif
   }

@@ -3,9 +3,10 @@
 ///
 /// The scheduler asks only at a *choice point*: a step with two or more ready jobs. `tasks` are the
 /// run-local task numbers of the ready jobs, oldest first (0 for a job that is not a task);
-/// `previous` is the task whose job ran last.
+/// `previous` is the task whose job ran last; `step` is the number (from 0) of the step the picked
+/// job runs as.
 protocol SchedulePicker {
-  mutating func pick(among tasks: [Int], previous: Int) -> Int
+  mutating func pick(among tasks: [Int], previous: Int, step: Int) -> Int
   /// The choices made so far.
   var record: ScheduleRecord { get }
 }
@@ -18,6 +19,8 @@ struct ChoicePoint: Equatable, Sendable {
   let previous: Int
   /// The index picked.
   let chosen: Int
+  /// The number (from 0) of the step that ran the picked job.
+  var step = 0
 
   /// The index that continues the previous task when it is ready, else the oldest job: the choice
   /// that neither preempts nor switches without need.
@@ -34,6 +37,8 @@ struct ChoicePoint: Equatable, Sendable {
   var isPreemption: Bool { Self.preempts(chosen, among: tasks, previous: previous) }
   var isSwitch: Bool { tasks[chosen] != previous }
   var isDefault: Bool { chosen == Self.defaultIndex(among: tasks, previous: previous) }
+  /// The task of the job picked.
+  var chosenTask: Int { tasks[chosen] }
 }
 
 /// The choices of one schedule.
@@ -44,7 +49,7 @@ struct ScheduleRecord: Equatable, Sendable {
   var preemptions: Int { points.count { $0.isPreemption } }
   var contextSwitches: Int { points.count { $0.isSwitch } }
 
-  mutating func append(_ index: Int, among tasks: [Int], previous: Int) {
-    points.append(ChoicePoint(tasks: tasks, previous: previous, chosen: index))
+  mutating func append(_ index: Int, among tasks: [Int], previous: Int, step: Int) {
+    points.append(ChoicePoint(tasks: tasks, previous: previous, chosen: index, step: step))
   }
 }

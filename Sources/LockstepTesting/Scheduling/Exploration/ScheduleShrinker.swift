@@ -1,11 +1,14 @@
-/// Looks for a simpler failing schedule than the one exploration found: fewer preemptions, then
-/// fewer context switches, then no injected cancellation.
+/// Looks for a simpler schedule than the one exploration found that fails the same way: fewer
+/// preemptions, then fewer context switches, then no injected cancellation.
 ///
 /// Greedy, like delta debugging on the list of choices: it replaces one non-default choice at a
 /// time with the default choice (keep running the task that ran, or the oldest ready one) — first
 /// dropping every later choice, then keeping them where they still fit — and accepts the change
-/// when the schedule still fails and is simpler. It stops when no single change helps or after a
-/// budget of runs.
+/// when the schedule still fails *the same way* and is simpler. The same way: its first failure
+/// comes from the same place (``ScheduleOutcome/failureKey``: the source location of the first
+/// issue, the type of the error the body threw, or the kind of run failure), so that the reported
+/// failures describe the bug found, not another one met on the way. It stops when no single
+/// change helps or after a budget of runs.
 struct ScheduleShrinker {
   /// The most schedules it runs.
   var budget = 200
@@ -25,7 +28,7 @@ struct ScheduleShrinker {
       let plan = best.record.choices.map { Optional($0) }
       let without = await run(plan, nil)
       runs += 1
-      if without.failed { best = without }
+      if failsTheSameWay(without, as: found) { best = without }
     }
     var improved = true
     while improved && runs < budget {
@@ -39,7 +42,7 @@ struct ScheduleShrinker {
           guard runs < budget else { break search }
           let candidate = await run(plan, best.cancelAtWait)
           runs += 1
-          if candidate.failed && candidate.complexity < best.complexity {
+          if failsTheSameWay(candidate, as: found) && candidate.complexity < best.complexity {
             best = candidate
             improved = true
             break search
@@ -48,5 +51,9 @@ struct ScheduleShrinker {
       }
     }
     return best
+  }
+
+  private func failsTheSameWay(_ candidate: ScheduleOutcome, as found: ScheduleOutcome) -> Bool {
+    candidate.failed && candidate.failureKey == found.failureKey
   }
 }

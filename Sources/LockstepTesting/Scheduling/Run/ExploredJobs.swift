@@ -15,13 +15,13 @@ struct ExploredJobs<Job: SchedulableJob> {
   mutating func append(_ entry: RunEntry<Job>) { jobs.append(entry) }
 
   /// The next job to run, asking the picker when there is a choice; `previous` is the task whose
-  /// job ran last.
-  mutating func next(previous: Int) -> RunEntry<Job>? {
+  /// job ran last, `step` the number (from 0) of the step the job will run as.
+  mutating func next(previous: Int, step: Int) -> RunEntry<Job>? {
     guard !jobs.isEmpty else { return nil }
     if jobs.count == 1 { return jobs.removeFirst() }
     let eligible = eligibleIndices()
     guard eligible.count > 1 else { return jobs.remove(at: eligible[0]) }
-    let picked = picker.pick(among: eligible.map { jobs[$0].task }, previous: previous)
+    let picked = picker.pick(among: eligible.map { jobs[$0].task }, previous: previous, step: step)
     return jobs.remove(at: eligible[min(max(picked, 0), eligible.count - 1)])
   }
 

@@ -39,9 +39,10 @@ struct ReadyJobs<Job: SchedulableJob> {
     }
   }
 
-  /// The next job to run, or `nil` when none is ready; `previous` is the task whose job ran last.
-  mutating func next(previous: Int) -> RunEntry<Job>? {
-    explored != nil ? explored!.next(previous: previous) : queue.next()
+  /// The next job to run, or `nil` when none is ready; `previous` is the task whose job ran last,
+  /// `step` the number (from 0) of the step it will run as.
+  mutating func next(previous: Int, step: Int) -> RunEntry<Job>? {
+    explored != nil ? explored!.next(previous: previous, step: step) : queue.next()
   }
 
   /// Removes every ready job.

@@ -132,7 +132,7 @@ struct RunState<Job: SchedulableJob> {
       return .stopped
     }
     var woke = false
-    var entry = ready.next(previous: trace.steps.last?.task ?? 0)
+    var entry = ready.next(previous: trace.steps.last?.task ?? 0, step: trace.steps.count)
     if entry == nil && !bodyFinished {
       if let (deadline, action) = timers.takeDue(nextSleeper: time.nextDeadline) {
         time.advance(to: deadline)

@@ -1,7 +1,8 @@
 /// The life of deterministic runs, written once. Every entry point — ``runDeterministically``, its
 /// blocking form, ``explore`` and the `.deterministic` trait — goes through here:
 ///
-/// 1. check that a run can start here (the executors can be installed; not inside another run);
+/// 1. check that a run can start here (the executors can be installed; not inside another run,
+///    which is a misuse: ``NestedDeterministicRun``);
 /// 2. take the process's run lock, so that runs never overlap (``RunSerializer``);
 /// 3. for each run: start the body as the run's first task, drain the run, and read what came of
 ///    it (``RunCompletion``).
@@ -79,10 +80,7 @@ enum RunLifecycle {
 
   private static func checkCanStart() throws {
     try RuntimeHooks.install()
-    if CurrentRun.isActive {
-      throw DeterministicSchedulingUnavailable(
-        reason: "a deterministic run cannot start inside another deterministic run")
-    }
+    if let outer = DrainThread.current { throw NestedDeterministicRun(outerRun: outer.site) }
   }
 }
 

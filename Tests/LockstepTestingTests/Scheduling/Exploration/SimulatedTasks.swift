@@ -9,7 +9,7 @@ func simulateTasks<Picker: SchedulePicker>(_ picker: inout Picker, tasks: Int, j
   while true {
     let ready = (1...tasks).filter { remaining[$0 - 1] > 0 }
     if ready.isEmpty { break }
-    let index = ready.count > 1 ? picker.pick(among: ready, previous: previous) : 0
+    let index = ready.count > 1 ? picker.pick(among: ready, previous: previous, step: order.count) : 0
     let task = ready[index]
     remaining[task - 1] -= 1
     previous = task
@@ -24,10 +24,10 @@ struct ScriptedPicker: SchedulePicker {
   var choose: (_ tasks: [Int], _ previous: Int) -> Int = { _, _ in 0 }
   private(set) var record = ScheduleRecord()
 
-  mutating func pick(among tasks: [Int], previous: Int) -> Int {
+  mutating func pick(among tasks: [Int], previous: Int, step: Int) -> Int {
     offered.append((tasks, previous))
     let index = choose(tasks, previous)
-    record.append(index, among: tasks, previous: previous)
+    record.append(index, among: tasks, previous: previous, step: step)
     return index
   }
 }

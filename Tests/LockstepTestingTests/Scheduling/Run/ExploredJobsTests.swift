@@ -17,9 +17,9 @@ struct ExploredJobsTests {
   @Test func aLoneJobRunsWithoutAskingThePicker() {
     var jobs = ExploredJobs<Job>(picker: ScriptedPicker())
     jobs.append(entry(task: 1))
-    #expect(jobs.next(previous: 0)?.task == 1)
+    #expect(jobs.next(previous: 0, step: 0)?.task == 1)
     #expect((jobs.picker as? ScriptedPicker)?.offered.isEmpty == true)
-    #expect(jobs.next(previous: 1) == nil)
+    #expect(jobs.next(previous: 1, step: 0) == nil)
   }
 
   @Test func thePickerChoosesAmongTheReadyTasksOldestFirst() {
@@ -27,7 +27,7 @@ struct ExploredJobsTests {
     picker.choose = { tasks, _ in tasks.firstIndex(of: 3)! }
     var jobs = ExploredJobs<Job>(picker: picker)
     for task in [2, 3, 4] { jobs.append(entry(task: task)) }
-    #expect(jobs.next(previous: 2)?.task == 3)
+    #expect(jobs.next(previous: 2, step: 0)?.task == 3)
     let offered = (jobs.picker as? ScriptedPicker)?.offered
     #expect(offered?.map(\.tasks) == [[2, 3, 4]])
     #expect(offered?.map(\.previous) == [2])
@@ -45,7 +45,7 @@ struct ExploredJobsTests {
     jobs.append(entry(task: 8))
     #expect(jobs.eligibleIndices() == [0, 1, 3])  // the younger main-actor job is not a candidate
     var order: [Int] = []
-    while let next = jobs.next(previous: order.last ?? 0) { order.append(next.task) }
+    while let next = jobs.next(previous: order.last ?? 0, step: 0) { order.append(next.task) }
     #expect(order == [8, 7, 5, 6])
     #expect((jobs.picker as? ScriptedPicker)?.offered.map(\.tasks) == [[5, 7, 8], [5, 7]])
   }
@@ -56,7 +56,7 @@ struct ExploredJobsTests {
     var jobs = ExploredJobs<Job>(picker: picker)
     jobs.append(entry(task: 1))
     jobs.append(entry(task: 2))
-    #expect(jobs.next(previous: 0)?.task == 2)
+    #expect(jobs.next(previous: 0, step: 0)?.task == 2)
   }
 
   @Test func aRunOrderedByAPickerTellsItTheTaskThatRanLast() {

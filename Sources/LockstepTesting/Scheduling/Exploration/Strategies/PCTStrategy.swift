@@ -28,7 +28,7 @@ struct PCTPicker: SchedulePicker {
     }
   }
 
-  mutating func pick(among tasks: [Int], previous: Int) -> Int {
+  mutating func pick(among tasks: [Int], previous: Int, step jobStep: Int) -> Int {
     for task in tasks where priorities[task] == nil {
       // Above every change-point priority (1 … depth − 1), distinct with overwhelming odds.
       priorities[task] = Double(depth) + Double(generator.next() >> 11) / Double(1 << 53)
@@ -39,7 +39,7 @@ struct PCTPicker: SchedulePicker {
       index = highest(among: tasks)
     }
     step += 1
-    record.append(index, among: tasks, previous: previous)
+    record.append(index, among: tasks, previous: previous, step: jobStep)
     return index
   }
 

@@ -5,9 +5,9 @@ struct RandomPicker: SchedulePicker {
 
   init(seed: UInt64) { generator = SplitMix64(seed: seed) }
 
-  mutating func pick(among tasks: [Int], previous: Int) -> Int {
+  mutating func pick(among tasks: [Int], previous: Int, step: Int) -> Int {
     let index = generator.next(below: tasks.count)
-    record.append(index, among: tasks, previous: previous)
+    record.append(index, among: tasks, previous: previous, step: step)
     return index
   }
 }

@@ -1,5 +1,6 @@
-/// ``ExplorationStrategy/replay(_:)-(String)``: exactly the schedule of a token, once, and a
-/// reported misuse when the token is not one or the run took another path than the token's.
+/// ``ExplorationStrategy/replay(_:)-(String)``: exactly the schedule of a token, once, checked
+/// against what the token recorded (the explorer reports where it diverged, if it did); a reported
+/// misuse when the text is not a token.
 struct ReplayStrategy: ScheduleStrategy {
   let token: ReplayToken?
   /// The token as the user wrote it.
@@ -13,17 +14,9 @@ struct ReplayStrategy: ScheduleStrategy {
         complete: false,
         misuse: "\"\(text)\" is not a replay token; copy the token an exploration printed.")
     }
-    guard let previous else {
-      return .run(
-        PlannedSchedule(picker: GuidedPicker(plan: token.choices), cancelAtWait: token.cancelAtWait))
-    }
-    guard previous.diverged || previous.record.choices != token.choices else {
-      return .done(complete: true)
-    }
-    return .done(
-      complete: true,
-      misuse: "The replay token \(token) does not fit this body any more: the run took another path "
-        + "(\(previous.record.points.count) choice points instead of \(token.choices.count)). "
-        + "Did the code under test change? Explore again to get a new token.")
+    guard previous == nil else { return .done(complete: true) }
+    return .run(
+      PlannedSchedule(
+        picker: GuidedPicker(replaying: token), cancelAtWait: token.cancelAtWait, replaying: token))
   }
 }

@@ -30,6 +30,9 @@ struct PlannedSchedule {
   /// The Lockstep wait (0-based, of tasks other than the body) at which to cancel the waiting
   /// task, or `nil` for none.
   var cancelAtWait: Int?
+  /// The token this schedule replays, when it is a replay: the run then checks that it follows
+  /// the token's schedule.
+  var replaying: ReplayToken?
 }
 
 /// What a schedule that ran did, as far as strategies care.

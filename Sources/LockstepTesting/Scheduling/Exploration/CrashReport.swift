@@ -1,0 +1,274 @@
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Android)
+  import Android
+#endif
+
+/// What exploration leaves on standard error when the code under test crashes the process: which
+/// exploration and which schedule ran, and a token that replays the choices made so far.
+///
+/// A trap in the code under test ("Fatal error: Can't removeFirst from an empty Set") ends the
+/// process before `explore` can report anything. So while an exploration runs, signal handlers for
+/// SIGILL, SIGTRAP, SIGABRT, SIGSEGV and SIGBUS — installed once per process, by the first
+/// exploration — write that report, then restore the handler that was there before and let the
+/// signal take its course: the process dies the same way, and crash reporters still see it.
+///
+/// A signal handler may only make async-signal-safe calls. So the text is kept ready in raw memory
+/// allocated once (updated once per schedule); each choice point appends its choice as raw bytes
+/// (``record(choice:readyCount:task:)``: no allocation, no lock); and the handler encodes the
+/// token with plain arithmetic (``ReplayTokenLayout``, ``Base64URLSink``) into a static buffer
+/// that it writes out with `write(2)`.
+enum CrashReport {
+  #if canImport(Darwin) || canImport(Glibc) || canImport(Musl) || canImport(Android)
+    /// The signals of a crash, in the order of ``slot(of:)``.
+    static let signals: [Int32] = [SIGILL, SIGTRAP, SIGABRT, SIGSEGV, SIGBUS]
+    /// The most choice points kept for the token; a longer schedule's token holds the first ones.
+    static let capacity = 1 << 20
+    private static let textCapacity = 4096
+    private static let chunkCapacity = 1024
+
+    /// Raw memory, allocated once and never freed, that the signal handler reads.
+    private struct Memory {
+      /// `active`, `count`, `cancel`, `textLength`, `handling`, `dropped` (see the indices below).
+      let state: UnsafeMutablePointer<Int>
+      let choices: UnsafeMutablePointer<UInt32>
+      let readyCounts: UnsafeMutablePointer<UInt32>
+      let tasks: UnsafeMutablePointer<UInt8>
+      let text: UnsafeMutablePointer<UInt8>
+      let chunk: UnsafeMutablePointer<UInt8>
+      /// The handlers installed before ours, one per signal of ``signals``.
+      let previous: UnsafeMutablePointer<sigaction>
+    }
+
+    // Indices into `state`.
+    private static let active = 0, count = 1, cancel = 2, textLength = 3, handling = 4, dropped = 5
+
+    nonisolated(unsafe) private static let memory: Memory = {
+      let state = UnsafeMutablePointer<Int>.allocate(capacity: 8)
+      state.initialize(repeating: 0, count: 8)
+      return Memory(
+        state: state, choices: .allocate(capacity: capacity), readyCounts: .allocate(capacity: capacity),
+        tasks: .allocate(capacity: capacity), text: .allocate(capacity: textCapacity),
+        chunk: .allocate(capacity: chunkCapacity), previous: .allocate(capacity: signals.count))
+    }()
+
+    /// The exploration's own line ("explore … at …"); set by the explorer's thread only.
+    nonisolated(unsafe) private static var exploration = ""
+
+    /// Installs the handlers, the first time only.
+    private static let installed: Void = {
+      let memory = CrashReport.memory
+      for (index, signal) in signals.enumerated() {
+        var action = sigaction()
+        #if canImport(Darwin)
+          action.__sigaction_u.__sa_sigaction = handler
+        #else
+          action.__sigaction_handler.sa_sigaction = handler
+        #endif
+        action.sa_flags = SA_SIGINFO
+        sigemptyset(&action.sa_mask)
+        sigaction(signal, &action, memory.previous + index)
+      }
+      // Instantiate, outside any handler, what writing a token needs at run time (the generic
+      // types' metadata of a debug build), so that the handler itself never allocates.
+      var discard = ChunkSink(buffer: memory.chunk, capacity: chunkCapacity, discards: true)
+      writeToken(memory, into: &discard)
+    }()
+
+    private static let handler:
+      @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>?, UnsafeMutableRawPointer?) -> Void = {
+        signal, info, _ in CrashReport.handle(signal, info)
+      }
+
+    /// An exploration starts: the handlers are installed if they were not, and its line is kept.
+    static func beginExploration(_ line: String) {
+      _ = installed
+      exploration = line
+      memory.state[active] = 0
+    }
+
+    /// A schedule starts (`during`: "schedule 17", …): its text is made ready and the choices of
+    /// the previous schedule are forgotten.
+    static func beginSchedule(_ during: String, cancelAtWait: Int?) {
+      let memory = CrashReport.memory
+      memory.state[active] = 0
+      memory.state[count] = 0
+      memory.state[dropped] = 0
+      memory.state[cancel] = cancelAtWait.map { $0 + 1 } ?? 0
+      let text = Array("  \(exploration), \(during)\n".utf8.prefix(textCapacity))
+      text.withUnsafeBufferPointer { memory.text.update(from: $0.baseAddress!, count: $0.count) }
+      memory.state[textLength] = text.count
+      memory.state[active] = 1
+    }
+
+    /// The exploration is over: a crash from now on is none of its business.
+    static func endExploration() {
+      memory.state[active] = 0
+    }
+
+    /// A choice point of the running schedule: the index picked, how many jobs were eligible, and
+    /// the picked job's task. The hot path: three stores into raw memory.
+    @inline(__always)
+    static func record(choice: Int, readyCount: Int, task: Int) {
+      let memory = CrashReport.memory
+      let point = memory.state[count]
+      guard point < capacity else {
+        memory.state[dropped] = 1
+        return
+      }
+      memory.choices[point] = UInt32(truncatingIfNeeded: choice)
+      memory.readyCounts[point] = UInt32(truncatingIfNeeded: readyCount)
+      memory.tasks[point] = UInt8(truncatingIfNeeded: task & 3)
+      memory.state[count] = point &+ 1
+    }
+
+    /// The signal handler: async-signal-safe calls and arithmetic only.
+    private static func handle(_ signal: Int32, _ info: UnsafeMutablePointer<siginfo_t>?) {
+      let memory = CrashReport.memory
+      if memory.state[active] != 0 && memory.state[handling] == 0 {
+        memory.state[handling] = 1
+        writeReport(signal, memory)
+      }
+      // Give the signal back to whoever had it before: a fault faults again when this handler
+      // returns; a signal that was sent (abort(), raise(), kill) is sent again.
+      if let index = slot(of: signal) { sigaction(signal, memory.previous + index, nil) }
+      let sent = info.map { $0.pointee.si_code <= 0 } ?? true
+      if sent || signal == SIGABRT { raise(signal) }
+    }
+
+    private static func writeReport(_ signal: Int32, _ memory: Memory) {
+      var out = ChunkSink(buffer: memory.chunk, capacity: chunkCapacity)
+      out.put("\nLockstep: the process is crashing (signal ")
+      out.put(decimal: Int(signal))
+      out.put(", ")
+      out.put(name(of: signal))
+      out.put(") while an exploration ran:\n")
+      out.put(memory.text, count: memory.state[textLength])
+      let points = memory.state[count]
+      out.put("  The choices it made so far (")
+      out.put(decimal: points)
+      out.put(" choice point(s)")
+      if memory.state[dropped] != 0 { out.put("; only the first ones were kept") }
+      out.put(") replay with: .replay(\"")
+      writeToken(memory, into: &out)
+      out.put("\")\n  Replay it with the crash turned into a check, or under a debugger, to see ")
+      out.put("the timeline up to the crash.\n")
+      out.flush()
+    }
+
+    /// `L2.` and the token of the choices recorded so far.
+    private static func writeToken(_ memory: Memory, into out: inout ChunkSink) {
+      out.put("L2.")
+      var token = Base64URLSink(output: out)
+      let cancelled = memory.state[cancel]
+      ReplayTokenLayout.write(
+        RawChoices(memory: memory, count: memory.state[count]),
+        cancelAtWait: cancelled == 0 ? nil : cancelled &- 1, whole: nil, into: &token)
+      token.finish()
+      out = token.output
+    }
+
+    /// The position of `signal` in ``signals``.
+    private static func slot(of signal: Int32) -> Int? {
+      switch signal {
+      case SIGILL: 0
+      case SIGTRAP: 1
+      case SIGABRT: 2
+      case SIGSEGV: 3
+      case SIGBUS: 4
+      default: nil
+      }
+    }
+
+    private static func name(of signal: Int32) -> StaticString {
+      switch signal {
+      case SIGILL: "SIGILL"
+      case SIGTRAP: "SIGTRAP"
+      case SIGABRT: "SIGABRT"
+      case SIGSEGV: "SIGSEGV"
+      case SIGBUS: "SIGBUS"
+      default: "signal"
+      }
+    }
+
+    /// The recorded choice points, read from raw memory.
+    private struct RawChoices: TokenChoices {
+      let memory: Memory
+      let count: Int
+      func choice(_ point: Int) -> Int { Int(memory.choices[point]) }
+      func readyCount(_ point: Int) -> Int { Int(memory.readyCounts[point]) }
+      func task(_ point: Int) -> Int { Int(memory.tasks[point]) }
+    }
+
+    /// A fixed buffer written to standard error with `write(2)` whenever it fills up.
+    private struct ChunkSink: TokenByteSink {
+      let buffer: UnsafeMutablePointer<UInt8>
+      let capacity: Int
+      /// Writes nothing: for the warm-up when the handlers are installed.
+      var discards = false
+      var filled = 0
+
+      mutating func put(_ byte: UInt8) {
+        buffer[filled] = byte
+        filled &+= 1
+        if filled == capacity { flush() }
+      }
+
+      mutating func put(_ text: StaticString) {
+        put(text.utf8Start, count: text.utf8CodeUnitCount)
+      }
+
+      mutating func put(_ bytes: UnsafePointer<UInt8>, count: Int) {
+        var offset = 0
+        while offset < count {
+          put(bytes[offset])
+          offset &+= 1
+        }
+      }
+
+      mutating func put(decimal value: Int) {
+        var divisor = 1
+        while value / divisor >= 10 { divisor &*= 10 }
+        while divisor > 0 {
+          put(UInt8(truncatingIfNeeded: 48 &+ (value / divisor) % 10))
+          divisor /= 10
+        }
+      }
+
+      mutating func flush() {
+        var offset = 0
+        while !discards && offset < filled {
+          let written = write(2, buffer + offset, filled &- offset)
+          if written <= 0 { break }
+          offset &+= written
+        }
+        filled = 0
+      }
+    }
+  #else
+    static func beginExploration(_ line: String) {}
+    static func beginSchedule(_ during: String, cancelAtWait: Int?) {}
+    static func endExploration() {}
+    static func record(choice: Int, readyCount: Int, task: Int) {}
+  #endif
+}
+
+/// Wraps the picker of an explored schedule and appends each of its choices to the
+/// ``CrashReport``'s raw memory, so that a crash can print the token of the choices made so far.
+struct CrashTrailPicker: SchedulePicker {
+  private(set) var picker: any SchedulePicker
+
+  init(_ picker: any SchedulePicker) { self.picker = picker }
+
+  var record: ScheduleRecord { picker.record }
+
+  mutating func pick(among tasks: [Int], previous: Int, step: Int) -> Int {
+    let index = picker.pick(among: tasks, previous: previous, step: step)
+    CrashReport.record(choice: index, readyCount: tasks.count, task: tasks[index])
+    return index
+  }
+}

@@ -1,0 +1,65 @@
+import LockstepTesting
+import Testing
+
+// A trap in the code under test ends the process. Before it does, exploration writes to standard
+// error which exploration and which schedule ran, and a token that replays the choices made so
+// far — so the crash can be brought back, and looked at with the trap turned into a check.
+
+/// The one item of a stock, taken by two tasks that each check that it is there, suspend, then
+/// take it: when both check before either takes, the second take finds the set empty.
+private final class Stock: @unchecked Sendable {  // used by one task at a time, on the run's thread
+  var items: Set<Int> = [7]
+}
+
+/// Two takers race for the last item. `trapping`: the second take traps ("Can't removeFirst from
+/// an empty Set"); otherwise it records an issue at the same point instead.
+@Sendable private func twoTakers(trapping: Bool) async {
+  let stock = Stock()
+  let takers = (1...2).map { number in
+    Task(name: "taker \(number)") {
+      guard !stock.items.isEmpty else { return }
+      await Task.yield()  // allowed: the choice point between the check and the take
+      if trapping || !stock.items.isEmpty {
+        _ = stock.items.removeFirst()
+      } else {
+        Issue.record("taker \(number) takes from an empty stock")
+      }
+    }
+  }
+  for taker in takers { await taker.value }
+}
+
+/// The token in a crash report: the text between `.replay("` and `")`.
+private func replayToken(in text: String) -> String? {
+  guard let start = text.range(of: ".replay(\"") else { return nil }
+  let rest = text[start.upperBound...]
+  guard let end = rest.range(of: "\")") else { return nil }
+  return String(rest[..<end.lowerBound])
+}
+
+@Suite(.timeLimit(.minutes(1)))
+struct CrashReportTests {
+  #if canImport(Darwin) || canImport(Glibc) || canImport(Musl)
+    @Test func aTrapLeavesTheExplorationTheScheduleAndATokenOnStandardError() async throws {
+      let crashed = try #require(
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+          await explore(.random(schedules: 50, seed: 3)) { await twoTakers(trapping: true) }
+        })
+      let report = String(decoding: crashed.standardErrorContent, as: UTF8.self)
+      #expect(report.contains("Can't removeFirst from an empty Set"), "the trap itself: \(report)")
+      #expect(report.contains("explore random(schedules: 50, seed: 3)"), "\(report)")
+      #expect(report.contains("CrashReportTests.swift:"), "the explore call: \(report)")
+      #expect(report.contains("schedule "), "\(report)")
+      let token = try #require(replayToken(in: report), "\(report)")
+
+      // The token replays the choices up to the trap: with the trap turned into a check, the
+      // replay reaches the same point.
+      let (replay, issues) = await collectingIssues {
+        await explore(.replay(token)) { await twoTakers(trapping: false) }
+      }
+      #expect(replay.divergence == nil)
+      #expect(replay.failure?.failures.first?.contains("takes from an empty stock") == true, "\(replay)")
+      #expect(issues.count == 1)
+    }
+  #endif
+}

@@ -1,0 +1,65 @@
+import Testing
+import XCTest
+
+@testable import LockstepTesting
+
+/// How many times `text` holds `part`.
+private func occurrences(of part: String, in text: String) -> Int {
+  text.components(separatedBy: part).count - 1
+}
+
+/// Explores the ascending stand-in until a schedule fails, then replays its token against the
+/// descending one: the report of the failure and the report of a diverging replay.
+private func reports() async throws -> (failure: String, divergence: String) {
+  let (found, issues) = await collectingIssues {
+    await explore(.random(schedules: 100, seed: 1)) {
+      try await subscribersReceiveInOrder(reversed: false)
+    }
+  }
+  let failure = try #require(found.failure)
+  let (_, replayed) = await collectingIssues {
+    await explore(.replay(failure.token)) { try await subscribersReceiveInOrder(reversed: true) }
+  }
+  return (issues.first?.message ?? "", replayed.first?.message ?? "")
+}
+
+@Suite(.timeLimit(.minutes(1)))
+struct HashingDeterminismTests {
+  @Test(
+    arguments: [
+      (nil, false), ("", false), ("1", true), ("yes", true), ("Y", true), ("true", true), ("T", true),
+      ("0", false), ("no", false), ("false", false), ("on", false),
+    ] as [(String?, Bool)])
+  func theVariableIsReadAsTheRuntimeReadsIt(_ value: String?, _ on: Bool) {
+    #expect(HashingDeterminism.turnsOn(value) == on)
+  }
+
+  @Test func withoutDeterministicHashingEachReportSaysSoOnceWithTheFix() async throws {
+    let (failure, divergence) = try await HashingDeterminism.$assumed.withValue(false) {
+      try await reports()
+    }
+    for report in [failure, divergence] {
+      #expect(occurrences(of: "SWIFT_DETERMINISTIC_HASHING is not set", in: report) == 1, "\(report)")
+      #expect(occurrences(of: "SWIFT_DETERMINISTIC_HASHING=1 swift test", in: report) == 1, "\(report)")
+    }
+    #expect(divergence.contains("Likely cause: hashing is not deterministic"))
+  }
+
+  @Test func withDeterministicHashingNoReportMentionsIt() async throws {
+    let (failure, divergence) = try await HashingDeterminism.$assumed.withValue(true) {
+      try await reports()
+    }
+    #expect(!failure.contains("SWIFT_DETERMINISTIC_HASHING"), "\(failure)")
+    #expect(!divergence.contains("SWIFT_DETERMINISTIC_HASHING"), "\(divergence)")
+    #expect(divergence.contains("Likely cause: the code under test changed"), "\(divergence)")
+  }
+}
+
+final class HashingDeterminismXCTests: XCTestCase {
+  func testWithoutDeterministicHashingAReplayThatDivergesSaysSoOnce() async throws {
+    let (_, divergence) = try await HashingDeterminism.$assumed.withValue(false) {
+      try await reports()
+    }
+    XCTAssertEqual(occurrences(of: "SWIFT_DETERMINISTIC_HASHING=1 swift test", in: divergence), 1)
+  }
+}
