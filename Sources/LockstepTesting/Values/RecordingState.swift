@@ -55,6 +55,9 @@ struct RecordingState<Value, Waiter> {
   /// The values the test has not checked yet.
   var unchecked: ArraySlice<Value> { values[checkedCount...] }
 
+  /// Whether a test is waiting for an event.
+  var hasWatchers: Bool { !watchers.isEmpty }
+
   // MARK: The recording side
 
   /// A value arrived. Returns whether it was recorded (not after the end) and the waiters to

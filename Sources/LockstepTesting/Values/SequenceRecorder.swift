@@ -137,7 +137,7 @@ public final class SequenceRecorder<Element: Sendable>: Sendable, CustomStringCo
   /// - Throws: ``WaitTimeoutError`` naming the recorder and the values that did arrive;
   ///   ``UnexpectedEventError`` when the sequence finished or failed instead, or the recording was
   ///   cancelled (a misuse, also reported at your line); `CancellationError`.
-  public func next(
+  nonisolated(nonsending) public func next(
     timeout: Duration = .seconds(10),
     fileID: StaticString = #fileID, filePath: StaticString = #filePath,
     line: UInt = #line, column: UInt = #column
@@ -168,7 +168,7 @@ public final class SequenceRecorder<Element: Sendable>: Sendable, CustomStringCo
   /// - Throws: ``UnexpectedEventError`` when a value or a failure comes first, or the recording
   ///   was cancelled (a misuse, also reported); ``WaitTimeoutError`` when the sequence does not
   ///   finish within `timeout` — it names the recorder and what did arrive; `CancellationError`.
-  public func expectFinished(
+  nonisolated(nonsending) public func expectFinished(
     timeout: Duration = .seconds(10),
     fileID: StaticString = #fileID, filePath: StaticString = #filePath,
     line: UInt = #line, column: UInt = #column
@@ -202,7 +202,7 @@ public final class SequenceRecorder<Element: Sendable>: Sendable, CustomStringCo
   ///   recording was cancelled (a misuse, also reported); ``WaitTimeoutError``;
   ///   `CancellationError`.
   @discardableResult
-  public func expectFailure(
+  nonisolated(nonsending) public func expectFailure(
     timeout: Duration = .seconds(10),
     fileID: StaticString = #fileID, filePath: StaticString = #filePath,
     line: UInt = #line, column: UInt = #column
@@ -233,7 +233,7 @@ public final class SequenceRecorder<Element: Sendable>: Sendable, CustomStringCo
   ///
   /// - Throws: ``WaitTimeoutError`` naming the recorder and what did arrive; `CancellationError`.
   ///   When the recording ends with fewer values, it returns: check the values.
-  public func waitForCount(
+  nonisolated(nonsending) public func waitForCount(
     _ count: Int, timeout: Duration = .seconds(10),
     fileID: StaticString = #fileID, filePath: StaticString = #filePath,
     line: UInt = #line, column: UInt = #column
@@ -271,7 +271,7 @@ public final class SequenceRecorder<Element: Sendable>: Sendable, CustomStringCo
   /// - Parameter timeout: A failure bound for the recording task to catch up.
   /// - Returns: Whether nothing new had arrived.
   @discardableResult
-  public func expectNoEvents(
+  nonisolated(nonsending) public func expectNoEvents(
     timeout: Duration = .seconds(10),
     fileID: StaticString = #fileID, filePath: StaticString = #filePath,
     line: UInt = #line, column: UInt = #column
@@ -384,12 +384,12 @@ public final class SequenceRecorder<Element: Sendable>: Sendable, CustomStringCo
     for waiter in waiters { waiter.resume() }
   }
 
-  private func waitForEvent(awaited: String, timeout: Duration, site: CallSite) async throws {
+  nonisolated(nonsending) private func waitForEvent(awaited: String, timeout: Duration, site: CallSite) async throws {
     try await waitFor(nil, awaited: awaited, timeout: timeout, site: site)
   }
 
   /// Waits for `target`, or for an event after the checked values when it is nil.
-  private func waitFor(
+  nonisolated(nonsending) private func waitFor(
     _ target: State.Target?, awaited: String, timeout: Duration, site: CallSite
   ) async throws {
     let state = self.state
