@@ -38,14 +38,16 @@
     /// }   // "price feed": 1 value(s) arrived that the test never checked: [11]
     /// ```
     ///
-    /// It runs ``SequenceRecorder/verifyAllChecked(fileID:filePath:line:column:)`` in a teardown
+    /// It lets the recording catch up with what the sequence already produced, then runs
+    /// ``SequenceRecorder/verifyAllChecked(fileID:filePath:line:column:)``, in an async teardown
     /// block; without it, the recorder reports when it goes away.
     public func addTeardownCheck<Element>(
       for recorder: SequenceRecorder<Element>,
       fileID: StaticString = #fileID, filePath: StaticString = #filePath,
       line: UInt = #line, column: UInt = #column
     ) {
-      addTeardownBlock {
+      addTeardownBlock { @Sendable () async throws -> Void in
+        await recorder.prepareForTeardown()
         recorder.verifyAllChecked(fileID: fileID, filePath: filePath, line: line, column: column)
       }
     }

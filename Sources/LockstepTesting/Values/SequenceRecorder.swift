@@ -461,6 +461,8 @@ public final class SequenceRecorder<Element: Sendable>: Sendable, CustomStringCo
 }
 
 extension SequenceRecorder: TeardownVerifiable {
+  /// Lets the recording catch up first, so that a value already produced is seen.
+  func prepareForTeardown() async { await catchUp(timeout: .seconds(10), site: creationSite) }
   func verifyAtTeardown() -> Bool { verify(at: creationSite) }
 }
 
