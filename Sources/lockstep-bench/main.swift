@@ -20,6 +20,7 @@ let cases: [BenchmarkCase] = onlySelected([
   schedulerCase(quick: quick),
   testQueueCase(quick: quick),
   explorationCase(quick: quick),
+  sequenceRecorderCase(quick: quick),
 ])
 
 var all: [Measurement] = []
