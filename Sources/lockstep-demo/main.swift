@@ -14,7 +14,7 @@ func runDemo() async -> Bool {
       + "Scenarios 1-6 fix the order by hand; in scenario 7 Lockstep finds the failing order itself.\n")
   var healthy = true
   var caught = 0
-  for scenario in scenarios {
+  for scenario in demoScenarios {
     print("▶ \(scenario.title)")
     print("  proves: \(scenario.proves)")
     do {
@@ -47,7 +47,7 @@ func runDemo() async -> Bool {
   var found = race.foundAt.map { "found at schedule \($0)" } ?? "NOT found"
   if race.foundAt != nil { found += race.replayed ? ", replayed exactly" : ", NOT replayed" }
   print(
-    "Summary: \(scenarios.count + 1) scenarios, \(caught) broken models caught, Lockstep "
+    "Summary: \(demoScenarios.count + 1) scenarios, \(caught) broken models caught, Lockstep "
       + "\(healthy ? "behaved" : "MISBEHAVED").")
   let correct =
     race.correctPassed

@@ -250,7 +250,7 @@ public final class SequenceRecorder<Element: Sendable>: Sendable, CustomStringCo
   ///
   /// ```swift
   /// #expect(try await prices.next() == 10)
-  /// await prices.expectNoEvents()   // "price feed": expected no new events …, got 1 value: [11]
+  /// await prices.expectNoEvents()   // "price feed": expected no new events, got 1 value(s): [11]
   /// ```
   ///
   /// What "yet" means:
@@ -295,7 +295,7 @@ public final class SequenceRecorder<Element: Sendable>: Sendable, CustomStringCo
     if let ending = found.ending { got.append("the end (\(ending.description))") }
     guard !got.isEmpty else { return true }
     reportIssue(
-      "\"\(name)\": expected no new events at \(site), got " + got.joined(separator: " and "), at: site)
+      "\"\(name)\": expected no new events, got " + got.joined(separator: " and "), at: site)
     return false
   }
 
