@@ -59,7 +59,8 @@
       } when: {
         variant == .broken
       } matching: { issue in
-        "\(issue)".contains("\"prices\": expected no new events") && "\(issue)".contains("got 1 value(s): [10]")
+        "\(issue)".contains("\"prices\": expected no new events")
+          && "\(issue)".contains("got 1 value(s): [10]")
       }
       source.calls.succeed(3, with: nil)  // the market closes
       try await prices.expectFinished()
@@ -89,7 +90,8 @@
     func theSpinnerGoesOffAfterEveryLoadInADeterministicRun(variant: Variant) async throws {
       let isLoading = try await loadTwice(variant)
       let history = await isLoading.values
-      #expect(history == (variant == .correct ? [false, true, false, true, false] : [false, true, false, true]))
+      #expect(
+        history == (variant == .correct ? [false, true, false, true, false] : [false, true, false, true]))
     }
 
     @MainActor @Test func theSpinnerStepByStep() async throws {

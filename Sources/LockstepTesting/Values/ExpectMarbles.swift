@@ -76,7 +76,7 @@ public func expectMarbles<Output: AsyncSequence & SendableMetatype>(
 
 /// Drives several input diagrams — one sequence each — into the code under test, and checks its
 /// output against an expected diagram. See
-/// ``expectMarbles(from:to:tick:fileID:filePath:line:column:_:)`` for the diagrams and how the
+/// ``expectMarbles(from:to:tick:fileID:filePath:line:column:_:)-(String,_,_,_,_,_,_,_)`` for the diagrams and how the
 /// test runs.
 ///
 /// ```swift
@@ -107,7 +107,7 @@ public func expectMarbles<Output: AsyncSequence & SendableMetatype>(
     site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column), body)
 }
 
-/// Like ``expectMarbles(from:to:tick:fileID:filePath:line:column:_:)``, with each letter or digit
+/// Like ``expectMarbles(from:to:tick:fileID:filePath:line:column:_:)-(String,_,_,_,_,_,_,_)``, with each letter or digit
 /// standing for the value `values` gives it.
 ///
 /// ```swift

@@ -70,7 +70,8 @@ struct MarbleComparison<Value: Sendable & Equatable> {
     guard let tick = firstDifference else { return nil }
     let expectedHere = expectedEvents(tick)
     let actualHere = actualEvents(tick)
-    var text = "Marble diagrams differ at tick \(tick) (\(timeOf(tick))): expected "
+    var text =
+      "Marble diagrams differ at tick \(tick) (\(timeOf(tick))): expected "
       + describe(expectedHere) + ", got " + describe(actualHere) + "."
     if tick >= expected.ticks.count, !expected.isTerminated {
       text +=
@@ -90,7 +91,9 @@ struct MarbleComparison<Value: Sendable & Equatable> {
   /// Every diagram, one row each, with each tick's cells padded to the same width, and a caret
   /// under the start of tick `marked`.
   func alignedRows(marking marked: Int) -> String {
-    let parsedInputs = inputs.map { (try? MarbleDiagram.parse($0).get())?.ticks.map(MarbleDiagram.cell) ?? [$0] }
+    let parsedInputs = inputs.map {
+      (try? MarbleDiagram.parse($0).get())?.ticks.map(MarbleDiagram.cell) ?? [$0]
+    }
     var rows: [(label: String, cells: [String])] = []
     for (index, cells) in parsedInputs.enumerated() {
       rows.append((inputs.count == 1 ? "input" : "input \(index + 1)", cells))

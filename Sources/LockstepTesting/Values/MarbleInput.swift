@@ -39,7 +39,7 @@ public struct MarbleFailure: Error, Equatable, Sendable, CustomStringConvertible
 /// An input of a marble test: an `AsyncSequence` that produces the events of its diagram at their
 /// ticks of a ``TestClock`` — a value, the end (`|`), a ``MarbleFailure`` (`#`).
 ///
-/// ``expectMarbles(from:to:tick:fileID:filePath:line:column:_:)`` makes the inputs and hands them
+/// ``expectMarbles(from:to:tick:fileID:filePath:line:column:_:)-(String,_,_,_,_,_,_,_)`` makes the inputs and hands them
 /// to the code under test:
 ///
 /// ```swift

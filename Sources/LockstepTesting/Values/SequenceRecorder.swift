@@ -268,7 +268,12 @@ public final class SequenceRecorder<Element: Sendable>: Sendable, CustomStringCo
   ///   Apple platforms before macOS 15 / iOS 18, which have no task executors, it checks what has
   ///   been recorded.)
   ///
-  /// - Parameter timeout: A failure bound for the recording task to catch up.
+  /// - Parameters:
+  ///   - timeout: A failure bound for the recording task to catch up.
+  ///   - fileID: The caller's file ID, where a failure is reported; leave the default.
+  ///   - filePath: The caller's file path; leave the default.
+  ///   - line: The caller's line; leave the default.
+  ///   - column: The caller's column; leave the default.
   /// - Returns: Whether nothing new had arrived.
   @discardableResult
   nonisolated(nonsending) public func expectNoEvents(
@@ -384,7 +389,9 @@ public final class SequenceRecorder<Element: Sendable>: Sendable, CustomStringCo
     for waiter in waiters { waiter.resume() }
   }
 
-  nonisolated(nonsending) private func waitForEvent(awaited: String, timeout: Duration, site: CallSite) async throws {
+  nonisolated(nonsending) private func waitForEvent(awaited: String, timeout: Duration, site: CallSite)
+    async throws
+  {
     try await waitFor(nil, awaited: awaited, timeout: timeout, site: site)
   }
 

@@ -13,7 +13,6 @@ private func problem(_ text: String) -> MarbleSyntaxError? {
   return nil
 }
 
-
 @Suite(.timeLimit(.minutes(1)))
 struct MarbleDiagramTests {
   // MARK: Parsing
@@ -44,7 +43,9 @@ struct MarbleDiagramTests {
   @Test func everyMistakeIsNamedWithItsPosition() {
     #expect(problem("a-*")?.position == 3)
     #expect(problem("a-*")?.problem.hasPrefix("unknown marble character '*'") == true)
-    #expect(problem("a|b")?.description == "marble diagram \"a|b\", character 3: nothing can follow the end ('|' or '#'), found 'b'")
+    #expect(
+      problem("a|b")?.description
+        == "marble diagram \"a|b\", character 3: nothing can follow the end ('|' or '#'), found 'b'")
     #expect(problem("a|-")?.position == 3)
     #expect(problem("(a-b)")?.problem == "'-' inside a group: a group is one tick")
     #expect(problem("((a))")?.problem == "a group cannot contain another group")
@@ -79,7 +80,9 @@ struct MarbleDiagramTests {
       expected: parse("a|")!, actual: [[.value(42)], [.finish]], inputs: ["a|"],
       values: MarbleValues(["a": 1]), tick: .seconds(1))
     let report = comparison.mismatchReport(stoppedEarly: nil)
-    #expect(report?.hasPrefix("Marble diagrams differ at tick 0 (0.0 seconds): expected 'a', got the value 42.") == true)
+    #expect(
+      report?.hasPrefix("Marble diagrams differ at tick 0 (0.0 seconds): expected 'a', got the value 42.")
+        == true)
     #expect(report?.contains("  actual:   ?|") == true)
     #expect(report?.hasSuffix("'?' is a value no marble character stands for: 42 at tick 0") == true)
   }
@@ -111,7 +114,9 @@ struct MarbleDiagramTests {
 
   @Test func anOutputThatGoesOnAfterTheExpectedDiagramIsReported() async {
     let line: UInt = #line + 1
-    let (matched, issues) = await collectingIssues { await expectMarbles(from: "a-b|", to: "a-") { input, _ in input } }
+    let (matched, issues) = await collectingIssues {
+      await expectMarbles(from: "a-b|", to: "a-") { input, _ in input }
+    }
     #expect(!matched)
     #expect(issues.count == 1)
     #expect(
@@ -156,7 +161,8 @@ struct MarbleDiagramTests {
     let (_, issues) = await collectingIssues {
       await expectMarbles(from: "a|", to: "a|", tick: .zero) { input, _ in input }
     }
-    #expect(issues.map { $0.message } == ["expectMarbles: the tick must be longer than zero, not 0.0 seconds"])
+    #expect(
+      issues.map { $0.message } == ["expectMarbles: the tick must be longer than zero, not 0.0 seconds"])
   }
 
   @Test func anOutputThatNeverStopsIsCutAtTheHorizon() async {
@@ -175,7 +181,9 @@ struct MarbleDiagramTests {
     }
     #expect(!matched)
     #expect(issues.count == 1)
-    #expect(issues.first?.message.hasPrefix("Marble diagrams differ at tick 0 (0.0 seconds): expected 'a', got 't'.") == true)
+    #expect(
+      issues.first?.message.hasPrefix(
+        "Marble diagrams differ at tick 0 (0.0 seconds): expected 'a', got 't'.") == true)
     #expect(
       issues.first?.message.hasSuffix(
         "The recording stopped at tick 1002, 1,000 ticks after the longest diagram, with the output "

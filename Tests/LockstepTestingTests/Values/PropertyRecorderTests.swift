@@ -178,7 +178,8 @@
       }
       #expect(issues.count == 1)
       #expect(issues.first?.site.line == line)
-      #expect(issues.first?.message.hasPrefix("count: next() waits on a recording that was cancelled") == true)
+      #expect(
+        issues.first?.message.hasPrefix("count: next() waits on a recording that was cancelled") == true)
       #expect(error?.values == ["0"])
     }
 
