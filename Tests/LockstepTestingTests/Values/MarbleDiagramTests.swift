@@ -113,7 +113,7 @@ struct MarbleDiagramTests {
   }
 
   @Test func anOutputThatGoesOnAfterTheExpectedDiagramIsReported() async {
-    let line: UInt = #line + 1
+    let line: UInt = #line + 2
     let (matched, issues) = await collectingIssues {
       await expectMarbles(from: "a-b|", to: "a-") { input, _ in input }
     }
