@@ -36,7 +36,8 @@ final class RecorderXCTests: XCTestCase {
     let (checked, issues) = await collectingIssues { prices.verifyAllChecked() }
     XCTAssertFalse(checked)
     XCTAssertEqual(issues.count, 1)
-    XCTAssertTrue(issues[0].message.hasPrefix("\"prices\": 1 value(s) arrived that the test never checked: [5]"))
+    XCTAssertTrue(
+      issues[0].message.hasPrefix("\"prices\": 1 value(s) arrived that the test never checked: [5]"))
     feed.finish()
   }
 
