@@ -23,6 +23,7 @@ let cases: [BenchmarkCase] = onlySelected([
   schedulerCase(quick: quick),
   testQueueCase(quick: quick),
   explorationCase(quick: quick),
+  sequenceRecorderCase(quick: quick),
 ])
 
 /// `12.3457`, `1,234,567`: four significant decimals for small figures, none for large ones.

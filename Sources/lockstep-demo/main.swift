@@ -58,26 +58,32 @@ func runDemo() async -> Bool {
   var healthy = true
   var bugs = 0
   var caught = 0
-  for scenario in scenarios {
-    print("▶ \(scenario.title)")
-    printWrapped("proves: \(scenario.proves)", indent: 2, hanging: 10)
-    for check in scenario.checks {
-      let outcome = await run(check)
-      healthy = healthy && outcome.healthy
-      bugs += 1
-      if outcome.caught { caught += 1 }
+  func runChecks(of scenarios: [Scenario]) async {
+    for scenario in scenarios {
+      print("▶ \(scenario.title)")
+      printWrapped("proves: \(scenario.proves)", indent: 2, hanging: 10)
+      for check in scenario.checks {
+        let outcome = await run(check)
+        healthy = healthy && outcome.healthy
+        bugs += 1
+        if outcome.caught { caught += 1 }
+      }
+      print("")
     }
-    print("")
   }
+  // Scenarios 1-6, then the race finder (7), then values over time (8, 9).
+  await runChecks(of: scenarios)
   let race = await runRaceFinder()
   healthy = healthy && race.healthy
   bugs += 1
   if race.foundAt != nil { caught += 1 }
+  print("")
+  await runChecks(of: valuesOverTimeScenarios)
   var found = race.foundAt.map { "found at schedule \($0)" } ?? "NOT found"
   if race.foundAt != nil { found += race.replayed ? ", replayed exactly" : ", NOT replayed" }
   print(
-    "Summary: \(scenarios.count + 1) scenarios, \(caught) of \(bugs) bugs caught, each by a check "
-      + "of its own; Lockstep \(healthy ? "behaved" : "MISBEHAVED").")
+    "Summary: \(scenarios.count + valuesOverTimeScenarios.count + 1) scenarios, \(caught) of \(bugs) bugs caught, each by a "
+      + "check of its own; Lockstep \(healthy ? "behaved" : "MISBEHAVED").")
   let correct =
     race.correctPassed
     ? "passed all \(race.correctSchedules) explored schedules" : "FAILED its exploration"

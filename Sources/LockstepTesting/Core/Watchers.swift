@@ -16,6 +16,9 @@ struct Watchers<Target, Waiter> {
     return true
   }
 
+  /// Whether nobody is watching.
+  var isEmpty: Bool { entries.isEmpty }
+
   /// Removes a watcher that timed out or was cancelled, if it is still waiting.
   mutating func remove(_ id: WaiterID) -> Waiter? {
     entries.removeValue(forKey: id)?.waiter

@@ -14,8 +14,8 @@
     /// ```
     ///
     /// It runs ``ControlledCalls/verifyAllCompleted(fileID:filePath:line:column:)`` in a
-    /// teardown block. To check every instance created in a test instead, wrap the test body in
-    /// ``withControlledCallsVerification(isolation:_:)``.
+    /// teardown block. To check every Lockstep object created in a test instead, wrap the test
+    /// body in ``withTeardownVerification(isolation:_:)``.
     public func addTeardownCheck<Argument, Output>(
       for calls: ControlledCalls<Argument, Output>,
       fileID: StaticString = #fileID, filePath: StaticString = #filePath,
@@ -25,5 +25,59 @@
         calls.verifyAllCompleted(fileID: fileID, filePath: filePath, line: line, column: column)
       }
     }
+
+    /// Checks, when the test ends, that the test checked every value `recorder` recorded, and
+    /// looked at a failure: what it never checked is reported at this line, and the recording
+    /// stops.
+    ///
+    /// ```swift
+    /// func testPrices() async throws {
+    ///   let prices = SequenceRecorder(feed.prices(), name: "price feed")
+    ///   addTeardownCheck(for: prices)
+    ///   XCTAssertEqual(try await prices.next(), 10)
+    /// }   // "price feed": 1 value(s) arrived that the test never checked: [11]
+    /// ```
+    ///
+    /// It lets the recording catch up with what the sequence already produced, then runs
+    /// ``SequenceRecorder/verifyAllChecked(fileID:filePath:line:column:)``, in an async teardown
+    /// block; without it, the recorder reports when it goes away.
+    public func addTeardownCheck<Element>(
+      for recorder: SequenceRecorder<Element>,
+      fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+      line: UInt = #line, column: UInt = #column
+    ) {
+      addTeardownBlock { @Sendable () async throws -> Void in
+        await recorder.prepareForTeardown()
+        recorder.verifyAllChecked(fileID: fileID, filePath: filePath, line: line, column: column)
+      }
+    }
+
+    #if canImport(Observation)
+      /// Checks, when the test ends, that the test checked every value `recorder` recorded: the
+      /// values it never checked are reported at this line, and the recording stops.
+      ///
+      /// ```swift
+      /// @MainActor func testTheSpinner() async throws {
+      ///   let isLoading = PropertyRecorder(model, \.isLoading, name: "isLoading")
+      ///   addTeardownCheck(for: isLoading)
+      ///   model.load()
+      ///   try await tasks.waitUntilIdle()
+      ///   await isLoading.expectValues([false, true, false])
+      /// }
+      /// ```
+      ///
+      /// It runs ``PropertyRecorder/verifyAllChecked(fileID:filePath:line:column:)`` in an async
+      /// teardown block, which first reads the property on the object's isolation.
+      @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+      public func addTeardownCheck<Value>(
+        for recorder: PropertyRecorder<Value>,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column
+      ) {
+        addTeardownBlock { @Sendable () async throws -> Void in
+          await recorder.verifyAllChecked(fileID: fileID, filePath: filePath, line: line, column: column)
+        }
+      }
+    #endif
   }
 #endif

@@ -248,10 +248,11 @@ public final class TestClock: Clock, Sendable, CustomStringConvertible {
     let state = self.state
     if deadline.offset <= state.withLock({ $0.now }) { return }
     let id = WaiterID.next()
+    let task = sleepingTaskName()
     try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { (continuation: Waiter<Void>) in
         let decision = state.withLock {
-          $0.sleep(id, until: deadline.offset, continuation, isCancelled: Task.isCancelled)
+          $0.sleep(id, until: deadline.offset, continuation, isCancelled: Task.isCancelled, task: task)
         }
         switch decision {
         case .suspended(let satisfied):

@@ -91,6 +91,8 @@ struct TestClockState<Waiter> {
   private struct Watcher<Condition> {
     let condition: Condition
     let waiter: Waiter
+    /// For a sleeper: the name of its task, read when it fell asleep.
+    var task: String? = nil
   }
 
   /// How many sleepers are suspended right now.
@@ -102,6 +104,13 @@ struct TestClockState<Waiter> {
   /// The deadlines of the registered sleepers, earliest first (ties in registration order).
   var pendingDeadlines: [Duration] {
     deadlines.unordered.filter { sleepers[$0.id] != nil }.sorted().map(\.deadline)
+  }
+
+  /// The registered sleepers, in the order they wake: deadline, and the name of their task.
+  var pendingSleepers: [(deadline: Duration, task: String?)] {
+    deadlines.unordered.sorted().compactMap { entry in
+      sleepers[entry.id].map { (entry.deadline, $0.task) }
+    }
   }
 
   /// The earliest deadline of a registered sleeper, dropping entries of cancelled ones on the way.
@@ -224,11 +233,12 @@ struct TestClockState<Waiter> {
   /// read under the same lock, so that a cancellation handler that ran before registration (and
   /// found nothing to remove) is never missed.
   mutating func sleep(
-    _ id: WaiterID, until deadline: Duration, _ waiter: Waiter, isCancelled: Bool
+    _ id: WaiterID, until deadline: Duration, _ waiter: Waiter, isCancelled: Bool,
+    task: String? = nil
   ) -> SleepDecision {
     if isCancelled { return .cancelled }
     if deadline <= now { return .elapsed }
-    sleepers[id] = Watcher(condition: deadline, waiter: waiter)
+    sleepers[id] = Watcher(condition: deadline, waiter: waiter, task: task)
     deadlines.insert(Entry(deadline: deadline, sequence: nextSequence, id: id))
     nextSequence += 1
     return .suspended(satisfied: takeSatisfiedCountWatchers())

@@ -43,6 +43,24 @@ enum CurrentRun {
     DrainThread.current?.startTimer(after: delay, action)
   }
 
+  /// Inside a deterministic run, suspends the current task until no other job of the run is
+  /// ready, and returns `true`; outside a run, returns `false` at once.
+  ///
+  /// "No job is ready" is the moment the run would otherwise move virtual time to its next
+  /// sleeper (or report a deadlock): everything that can happen at the current instant has
+  /// happened. The wait is a wake-up timer of the run due now (a ``wake(after:_:)`` of zero), so
+  /// it neither advances virtual time nor adds a choice point to an exploration, and a sleeper due
+  /// at this very instant still runs before it. A run that ends while the wait is pending hands
+  /// the timer to a real-time bound of zero, so the task is resumed then. Value recorders use it
+  /// (`expectNoEvents`, marble diagrams).
+  nonisolated(nonsending) static func awaitQuiescence() async -> Bool {
+    guard let run = DrainThread.current else { return false }
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      if !run.wake(after: .zero, { continuation.resume() }) { continuation.resume() }
+    }
+    return true
+  }
+
   /// Calls `action` on the drain thread after `delay` of virtual time, as if a task slept that
   /// long: it counts as progress, not as a failure bound. Returns `false` outside a run or when
   /// the run is over.
