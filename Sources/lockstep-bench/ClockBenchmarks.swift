@@ -25,7 +25,7 @@ private let keystrokes = ["s", "sw", "swi", "swif", "swift"]
 /// The scenario-3 test as written with Lockstep: five keystrokes, nothing at 79 ms, one request
 /// for the last query at 80 ms. Returns whether it passed.
 @MainActor
-private func debounceTestWithTestClock() async throws -> Bool {
+func debounceTestWithTestClock() async throws -> Bool {
   let clock = TestClock()
   let tasks = TestTaskFactory()
   let backend = RecordingSearchBackend()

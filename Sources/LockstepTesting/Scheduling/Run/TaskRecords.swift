@@ -35,9 +35,11 @@ struct TaskRecords {
     return records.count
   }
 
+  /// Task `task`'s record, read and changed in place (a record holds strings: copying it on every
+  /// job is what a plain get/set would do).
   subscript(task: Int) -> TaskRecord {
-    get { records[task - 1] }
-    set { records[task - 1] = newValue }
+    _read { yield records[task - 1] }
+    _modify { yield &records[task - 1] }
   }
 
   func hasName(forTask id: UInt64) -> Bool {

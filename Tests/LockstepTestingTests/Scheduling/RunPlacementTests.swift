@@ -1,0 +1,64 @@
+import LockstepTesting
+import Testing
+import XCTest
+
+@globalActor actor PlacementTestActor {
+  static let shared = PlacementTestActor()
+}
+
+@PlacementTestActor final class PlacementCounter {
+  var value = 0
+}
+
+/// Where a run's jobs are drained: on the caller's thread, or — for a caller that holds an actor
+/// the run may need — on the drain thread while the caller suspends.
+@Suite(.timeLimit(.minutes(1)))
+struct RunPlacementTests {
+  @PlacementTestActor @Test func aCallerIsolatedToAnActorThatTheBodyUsesDoesNotDeadlock() async throws {
+    let counter = PlacementCounter()
+    try await withDeterministicScheduling {
+      counter.value += 1
+      await Task { @PlacementTestActor in counter.value += 1 }.value
+    }
+    #expect(counter.value == 2)
+  }
+
+  @MainActor @Test func aMainActorCallerRunsMainActorJobsOfTheRun() async throws {
+    var hops = 0
+    try await withDeterministicScheduling {
+      for _ in 0..<3 {
+        await Task { @MainActor in MainActor.assertIsolated() }.value
+        hops += 1
+      }
+    }
+    #expect(hops == 3)
+  }
+
+  @Test func aNonisolatedCallerRunsEveryKindOfJob() async throws {
+    actor Box {
+      var value = 0
+      func add() { value += 1 }
+    }
+    let outcome = try await runDeterministically {
+      let box = Box()
+      await withTaskGroup(of: Void.self) { group in
+        for _ in 0..<4 { group.addTask { await box.add() } }
+      }
+      await Task { @MainActor in }.value
+      try? await Task.sleep(for: .milliseconds(10))
+      return await box.value
+    }
+    #expect(outcome.value == 4)
+    #expect(outcome.trace.steps.last?.time == .milliseconds(10))
+  }
+}
+
+final class RunPlacementXCTests: XCTestCase {
+  @PlacementTestActor func testACallerIsolatedToAnActorThatTheBodyUsesDoesNotDeadlock() async throws {
+    let counter = PlacementCounter()
+    try await withDeterministicScheduling {
+      await Task { @PlacementTestActor in counter.value += 1 }.value
+    }
+    XCTAssertEqual(counter.value, 1)
+  }
+}
