@@ -54,8 +54,12 @@ struct DispatchWorkSchedulerTests {
   @Test func cancelledWorkNeverRuns() async throws {
     let queue = DispatchQueue(label: "lockstep.test.cancel")
     let ran = EventCounter("cancelled work ran")
+    // The queue is suspended while the work is scheduled and cancelled, so however late this
+    // thread gets to `cancel()`, the work cannot have started.
+    queue.suspend()
     let cancelled = queue.schedule(after: .milliseconds(1)) { ran.record() }
     cancelled.cancel()
+    queue.resume()
     #expect(cancelled.isCancelled)
     // A later item on the same serial queue: once it ran, the cancelled one had its turn.
     _ = try await withCallback("a later item ran") { done in
