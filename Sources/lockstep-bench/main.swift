@@ -24,6 +24,7 @@ let cases: [BenchmarkCase] = onlySelected([
   schedulerCase(quick: quick),
   testQueueCase(quick: quick),
   explorationCase(quick: quick),
+  explorationThroughputCase(quick: quick),
   sequenceRecorderCase(quick: quick),
 ])
 

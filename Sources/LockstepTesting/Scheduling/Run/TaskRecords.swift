@@ -5,7 +5,7 @@
 /// With the same choices, the same workload gets the same numbers, which is what makes traces and
 /// replays comparable.
 struct TaskRecords {
-  private var numbers: [UInt64: Int] = [:]
+  private var numbers = TaskNumbers()
   /// Task `n` is at index `n - 1`.
   private var records: [TaskRecord] = []
 
@@ -15,7 +15,7 @@ struct TaskRecords {
   var isEmpty: Bool { records.isEmpty }
 
   /// The runtime ids of every task that reached the run.
-  var taskIDs: [UInt64] { Array(numbers.keys) }
+  var taskIDs: [UInt64] { numbers.allIDs }
 
   /// The number of the task with runtime id `id`, if it reached the run.
   func number(of id: UInt64) -> Int? { numbers[id] }
@@ -23,7 +23,7 @@ struct TaskRecords {
   /// Counts the task with runtime id `id` as task `number`: the job of a sleep belongs to the task
   /// that sleeps, not to a task of its own. Does nothing if `id` is numbered already.
   mutating func alias(_ id: UInt64, to number: Int) {
-    if numbers[id] == nil { numbers[id] = number }
+    if numbers[id] == nil { numbers.insert(id, number) }
   }
 
   /// The number of the task with runtime id `id`, numbering it if it is new.
@@ -31,7 +31,7 @@ struct TaskRecords {
     if let known = numbers[id] { return known }
     if records.isEmpty { bodyTaskID = id }
     records.append(TaskRecord(number: records.count + 1))
-    numbers[id] = records.count
+    numbers.insert(id, records.count)
     return records.count
   }
 
