@@ -1,7 +1,10 @@
 /// Runs `body`, and every job it causes, one job at a time on one thread, in an order chosen by
 /// `seed`, with `Task.sleep` and clock sleeps in virtual time.
 ///
-/// Everything the body starts runs on the scheduler's thread: unstructured and detached tasks,
+/// The run is drained on the thread that calls this function, while the caller waits (so an
+/// empty run costs microseconds); a caller isolated to an actor other than the main actor, or a
+/// run with a `gracePeriod`, is drained by Lockstep's own thread while the caller suspends.
+/// Everything the body starts runs on that one thread: unstructured and detached tasks,
 /// `async let`, task groups, actor jobs, resumed continuations, `Task.yield()`, and main-actor
 /// work. Without a seed the order is first-in, first-out; with a seed the next ready job is
 /// picked pseudo-randomly, and the same seed reproduces the same order. (When more than 128 jobs
