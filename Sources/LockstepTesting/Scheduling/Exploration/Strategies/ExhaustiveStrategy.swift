@@ -62,7 +62,7 @@ struct ExhaustiveStrategy: ScheduleStrategy {
     if let shard, shard.count > 1 {
       split = SearchSplit(shard: shard, maxPreemptions: maxPreemptions)
       // The first schedule is subtree 0's, shard 1's; every other shard runs it for its shape.
-      findsShape = !shard.owns(0)
+      findsShape = !split!.ownsSubtree
     }
   }
 
