@@ -24,6 +24,7 @@ let cases: [BenchmarkCase] = onlySelected([
   testQueueCase(quick: quick),
   explorationCase(quick: quick),
   sequenceRecorderCase(quick: quick),
+  shardCase(quick: quick),
 ])
 
 /// `12.3457`, `1,234,567`: four significant decimals for small figures, none for large ones.
