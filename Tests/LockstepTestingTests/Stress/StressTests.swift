@@ -38,7 +38,8 @@ struct StressTests {
     #expect(issues.first?.site.line == UInt(line))
     let report = issues.first?.message ?? ""
     #expect(
-      report.hasPrefix("stress: 3 of 12 runs failed (25 %) on the normal executors; first failure, in run 4:"),
+      report.hasPrefix(
+        "stress: 3 of 12 runs failed (25 %) on the normal executors; first failure, in run 4:"),
       "\(report)")
     #expect(report.contains("run 4 flaked"), "\(report)")
   }
@@ -77,7 +78,8 @@ struct StressTests {
     let runs = EventCounter("runs")
     let result = await withStressCount("30") { await stress(times: 5) { runs.record() } }
     #expect(runs.count == 30 && result.runs == 30)
-    #expect(result.description == "stress: all 30 runs passed on the normal executors (LOCKSTEP_STRESS_COUNT=30)")
+    #expect(
+      result.description == "stress: all 30 runs passed on the normal executors (LOCKSTEP_STRESS_COUNT=30)")
   }
 
   @Test(arguments: ["many", "0", "-5", "2.5"])

@@ -220,8 +220,8 @@ public struct ExplorationFailure: Sendable, Equatable, CustomStringConvertible {
     if let line = replay.line { lines.append(line) }
     if pinnedToken == nil && replay == .reproduced {
       lines.append(
-        "Once it is fixed, keep it as a regression check, replayed first on every run: give this "
-          + "explore call the argument")
+        "Once it is fixed, keep it as a regression check, replayed first on every run, with this "
+          + "argument to explore:")
       lines.append("  \(pinnedLine)")
     }
     if found != (preemptions, contextSwitches) {

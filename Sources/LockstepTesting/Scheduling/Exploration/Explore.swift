@@ -45,6 +45,15 @@
 /// Set"), `explore` writes to standard error, before the process dies, which exploration and
 /// which schedule ran, and a token that replays the choices made up to the crash.
 ///
+/// The environment of the test process scales the exploration without editing the test, and the
+/// report says what it changed: `LOCKSTEP_EXPLORE_SCALE` multiplies the schedules,
+/// `LOCKSTEP_EXPLORE_EXTRA_PREEMPTIONS` deepens an exhaustive search, `LOCKSTEP_EXPLORE_TIME` is a
+/// time budget (as ``ExplorationStrategy/forAtMost(_:)``), and `LOCKSTEP_SHARD=k/n` explores only
+/// this process's part (``ExplorationShard``); see <doc:FindingRaces#Explore-at-CI-scale>. A
+/// value that cannot be read is reported here, and nothing runs. Once a race is fixed, keep its
+/// token with ``explore(_:pinned:cancellation:maxSteps:timeout:fileID:filePath:line:column:_:)``:
+/// it is replayed first on every run.
+///
 /// - Parameters:
 ///   - strategy: Which schedules to run: ``ExplorationStrategy/random(schedules:seed:)``,
 ///     ``ExplorationStrategy/pct(schedules:depth:seed:)``,

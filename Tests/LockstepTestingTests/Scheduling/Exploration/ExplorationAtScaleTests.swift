@@ -69,6 +69,13 @@ func withEnvironment<T>(
   }
 }
 
+/// Runs `body` with the clock of explorations reading `now`, which the test moves.
+func withClock<T>(
+  _ now: Locked<Duration>, isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T
+) async rethrows -> T {
+  try await ExplorationClock.$reading.withValue({ now.value }, operation: body)
+}
+
 /// The token of a schedule in which 2 writes first, and its report.
 func writersToken() async -> (token: ReplayToken, report: String)? {
   let (result, issues) = await collectingIssues {
@@ -128,7 +135,7 @@ struct ExplorationAtScaleTests {
   @Test func aTimeBudgetStopsTheExplorationAndTheResultSaysHowManyRan() async {
     // Each schedule takes one second of a clock the test moves; the budget is five.
     let now = Locked(Duration.zero)
-    let result = await ExplorationClock.$reading.withValue({ now.value }) {
+    let result = await withClock(now) {
       await explore(.random(schedules: 1_000, seed: 1).forAtMost(.seconds(5))) {
         try await twoWriters(checked: false)
         now.withLock { $0 += .seconds(1) }
@@ -141,7 +148,7 @@ struct ExplorationAtScaleTests {
     // LOCKSTEP_EXPLORE_TIME does the same for every exploration; the shorter budget counts.
     now.withLock { $0 = .zero }
     let fromEnvironment = await withEnvironment(["LOCKSTEP_EXPLORE_TIME": "3s"]) {
-      await ExplorationClock.$reading.withValue({ now.value }) {
+      await withClock(now) {
         await explore(.random(schedules: 1_000, seed: 1).forAtMost(.seconds(5))) {
           try await twoWriters(checked: false)
           now.withLock { $0 += .seconds(1) }
@@ -164,7 +171,7 @@ struct ExplorationAtScaleTests {
     let (token, _) = try #require(await writersToken())
     let log = WriterLog()
     let now = Locked(Duration.zero)
-    let result = await ExplorationClock.$reading.withValue({ now.value }) {
+    let result = await withClock(now) {
       await explore(.random(schedules: 100, seed: 1).forAtMost(.nanoseconds(1)), pinned: ["\(token)"]) {
         try await twoWriters(log, checked: false)
         now.withLock { $0 += .seconds(1) }
@@ -210,7 +217,9 @@ struct ExplorationAtScaleTests {
     #expect(report.contains("in any shard, or with no shard set"), "\(report)")
     for shard in [nil, "1/2", "2/2", "1/5"] {
       let (replay, replayIssues) = await withEnvironment(shard.map { ["LOCKSTEP_SHARD": $0] } ?? [:]) {
-        await collectingIssues { await explore(.replay(failure.token)) { try await twoWriters(checked: true) } }
+        await collectingIssues {
+          await explore(.replay(failure.token)) { try await twoWriters(checked: true) }
+        }
       }
       #expect(replay.shard == nil, "a replay is the same in every shard")
       #expect(replay.failure?.failures == failure.failures, "shard \(shard ?? "none")")
@@ -220,7 +229,9 @@ struct ExplorationAtScaleTests {
 
   @Test func exhaustiveShardsTogetherRunEveryScheduleOnce() async {
     let wholeLog = WriterLog()
-    let whole = await explore(.exhaustive(maxPreemptions: 2)) { try await twoWriters(wholeLog, checked: false) }
+    let whole = await explore(.exhaustive(maxPreemptions: 2)) {
+      try await twoWriters(wholeLog, checked: false)
+    }
     var own = 0
     var orders: Set<[Int]> = []
     for index in 1...3 {
@@ -240,7 +251,7 @@ struct ExplorationAtScaleTests {
 
   @Test func aReportPrintsTheLineThatPinsItsToken() async throws {
     let (token, report) = try #require(await writersToken())
-    #expect(report.contains("give this explore call the argument\n  pinned: [\"\(token)\"]"), "\(report)")
+    #expect(report.contains("with this argument to explore:\n  pinned: [\"\(token)\"]"), "\(report)")
   }
 
   @Test func pinnedTokensAreReplayedFirstInTheirOrder() async throws {
@@ -263,7 +274,9 @@ struct ExplorationAtScaleTests {
     let log = WriterLog()
     let line = #line + 2
     let (result, issues) = await collectingIssues {
-      await explore(.random(schedules: 50, seed: 1), pinned: ["\(token)"]) { try await twoWriters(log, checked: true) }
+      await explore(.random(schedules: 50, seed: 1), pinned: ["\(token)"]) {
+        try await twoWriters(log, checked: true)
+      }
     }
     let failure = try #require(result.failure)
     #expect(failure.pinnedToken == "\(token)" && failure.schedule == 0 && failure.token == token)
@@ -296,7 +309,9 @@ struct ExplorationAtScaleTests {
   @Test func aNewFailureWithTokensPinnedPrintsTheWholeLine() async throws {
     let pass = try #require(await defaultScheduleToken())
     let (result, issues) = await collectingIssues {
-      await explore(.exhaustive(maxPreemptions: 1), pinned: ["\(pass)"]) { try await twoWriters(checked: true) }
+      await explore(.exhaustive(maxPreemptions: 1), pinned: ["\(pass)"]) {
+        try await twoWriters(checked: true)
+      }
     }
     let failure = try #require(result.failure)
     #expect(result.pinnedPassed == 1 && failure.pinnedToken == nil)

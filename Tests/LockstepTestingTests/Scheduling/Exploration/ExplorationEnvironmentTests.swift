@@ -44,7 +44,8 @@ struct ExplorationEnvironmentTests {
   func aBadValueIsAProblemNamingTheVariableAndItsValue(_ variable: String, _ value: String) {
     let environment = ExplorationEnvironment([variable: value])
     #expect(environment.problems.count == 1)
-    #expect(environment.problems.first?.hasPrefix("\(variable)=\(value) is not") == true, "\(environment.problems)")
+    #expect(
+      environment.problems.first?.hasPrefix("\(variable)=\(value) is not") == true, "\(environment.problems)")
     // Nothing of a bad value is used.
     #expect(environment.scale == 1 && environment.extraPreemptions == 0)
     #expect(environment.timeBudget == nil && environment.shard == nil)
@@ -52,27 +53,35 @@ struct ExplorationEnvironmentTests {
 
   @Test func theScaleMultipliesSchedulesAndLimitsButNotThePreemptionBound() {
     let environment = ExplorationEnvironment(["LOCKSTEP_EXPLORE_SCALE": "100"])
-    #expect(ExplorationStrategy.random(schedules: 200, seed: 1).applying(environment).description
-      == "random(schedules: 20000, seed: 1)")
-    #expect(ExplorationStrategy.pct(schedules: 200, depth: 2, seed: 1).applying(environment).description
-      == "pct(schedules: 20000, depth: 2, seed: 1)")
-    #expect(ExplorationStrategy.exhaustive(maxPreemptions: 2, limit: 300).applying(environment).description
-      == "exhaustive(maxPreemptions: 2, limit: 30000)")
-    #expect(ExplorationStrategy.replay("L2.AAAAAgA").applying(environment).description
-      == ExplorationStrategy.replay("L2.AAAAAgA").description)
+    #expect(
+      ExplorationStrategy.random(schedules: 200, seed: 1).applying(environment).description
+        == "random(schedules: 20000, seed: 1)")
+    #expect(
+      ExplorationStrategy.pct(schedules: 200, depth: 2, seed: 1).applying(environment).description
+        == "pct(schedules: 20000, depth: 2, seed: 1)")
+    #expect(
+      ExplorationStrategy.exhaustive(maxPreemptions: 2, limit: 300).applying(environment).description
+        == "exhaustive(maxPreemptions: 2, limit: 30000)")
+    #expect(
+      ExplorationStrategy.replay("L2.AAAAAgA").applying(environment).description
+        == ExplorationStrategy.replay("L2.AAAAAgA").description)
     // A fraction rounds up and never reaches zero.
     let half = ExplorationEnvironment(["LOCKSTEP_EXPLORE_SCALE": "0.5"])
-    #expect(ExplorationStrategy.random(schedules: 3, seed: 1).applying(half).description == "random(schedules: 2, seed: 1)")
+    #expect(
+      ExplorationStrategy.random(schedules: 3, seed: 1).applying(half).description
+        == "random(schedules: 2, seed: 1)")
     #expect(half.scaled(1) == 1)
     #expect(environment.scaled(Int.max) == Int.max / 2, "no overflow")
   }
 
   @Test func extraPreemptionsRaiseOnlyTheExhaustiveBound() {
     let environment = ExplorationEnvironment(["LOCKSTEP_EXPLORE_EXTRA_PREEMPTIONS": "1"])
-    #expect(ExplorationStrategy.exhaustive(maxPreemptions: 2, limit: 300).applying(environment).description
-      == "exhaustive(maxPreemptions: 3, limit: 300)")
-    #expect(ExplorationStrategy.pct(schedules: 5, depth: 2, seed: 1).applying(environment).description
-      == "pct(schedules: 5, depth: 2, seed: 1)")
+    #expect(
+      ExplorationStrategy.exhaustive(maxPreemptions: 2, limit: 300).applying(environment).description
+        == "exhaustive(maxPreemptions: 3, limit: 300)")
+    #expect(
+      ExplorationStrategy.pct(schedules: 5, depth: 2, seed: 1).applying(environment).description
+        == "pct(schedules: 5, depth: 2, seed: 1)")
   }
 
   @Test func theShorterTimeBudgetCounts() {
@@ -91,7 +100,8 @@ struct ExplorationEnvironmentTests {
     let environment = ExplorationEnvironment([
       "LOCKSTEP_EXPLORE_SCALE": "10", "LOCKSTEP_EXPLORE_TIME": "1m", "LOCKSTEP_SHARD": "2/3",
     ])
-    let setup = ExplorationSetup(strategy: .random(schedules: 50, seed: 4), pinned: [], environment: environment)
+    let setup = ExplorationSetup(
+      strategy: .random(schedules: 50, seed: 4), pinned: [], environment: environment)
     #expect(
       setup.title
         == "random(schedules: 50, seed: 4), run as random(schedules: 500, seed: 4).forAtMost(.seconds(60)) "
@@ -100,6 +110,8 @@ struct ExplorationEnvironmentTests {
     // A replay runs its one schedule, the same in every shard.
     let replay = ExplorationSetup(strategy: .replay("L2.AAAAAgA"), pinned: [], environment: environment)
     #expect(replay.shard == nil && replay.title == replay.strategy.description)
-    #expect(ExplorationSetup(strategy: .random(), pinned: [], environment: .init()).title == ExplorationStrategy.random().description)
+    #expect(
+      ExplorationSetup(strategy: .random(), pinned: [], environment: .init()).title
+        == ExplorationStrategy.random().description)
   }
 }

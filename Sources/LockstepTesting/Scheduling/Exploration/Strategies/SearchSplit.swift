@@ -110,7 +110,8 @@ struct SearchSplit {
       let known = path[point]
       let root =
         Array(path[..<point]) + [
-          ChoicePoint(tasks: known.tasks, previous: known.previous, chosen: plan[point] ?? 0, step: known.step)
+          ChoicePoint(
+            tasks: known.tasks, previous: known.previous, chosen: plan[point] ?? 0, step: known.step)
         ]
       // Unless the choice points known so far name the subtree, run its first schedule to learn
       // the ones below.

@@ -24,7 +24,8 @@ private func drive(
   while case .run(var planned) = step {
     let order = simulateTasks(&planned.picker, tasks: tasks, jobs: jobs)
     ran.append(
-      Ran(order: order, cancelAt: planned.cancelAtWait, number: planned.number, findsShape: planned.findsShape))
+      Ran(
+        order: order, cancelAt: planned.cancelAtWait, number: planned.number, findsShape: planned.findsShape))
     step = schedules.next(after: ScheduleReport(record: planned.picker.record, waits: waits))
   }
   guard case .done(let complete, _) = step else { return (ran, nil) }
@@ -121,14 +122,17 @@ struct ShardTests {
 
   @Test func aShardStopsAtItsLimitCountingEveryScheduleItRuns() {
     let (ran, complete) = drive(
-      .exhaustive(maxPreemptions: 2, limit: 5), shard: ExplorationShard(index: 2, count: 3), tasks: 3, jobs: 3)
+      .exhaustive(maxPreemptions: 2, limit: 5), shard: ExplorationShard(index: 2, count: 3), tasks: 3, jobs: 3
+    )
     #expect(ran.count == 5)
     #expect(complete == false)
   }
 
   // MARK: Random and PCT: disjoint schedule numbers, so disjoint seeds
 
-  @Test(arguments: [ExplorationStrategy.random(schedules: 40, seed: 9), .pct(schedules: 40, depth: 2, seed: 9)])
+  @Test(arguments: [
+    ExplorationStrategy.random(schedules: 40, seed: 9), .pct(schedules: 40, depth: 2, seed: 9),
+  ])
   func seededShardsRunDisjointScheduleNumbersAndSeeds(_ strategy: ExplorationStrategy) {
     let seeds = SeededSchedules(schedules: 1, seed: 9, injectsCancellation: false)
     for count in [2, 3, 7] {
@@ -150,14 +154,18 @@ struct ShardTests {
     // Schedule n has the same seed in a shard as in the whole exploration, so the same order.
     let whole = drive(.random(schedules: 90, seed: 5), tasks: 3, jobs: 2).ran
     var sharded: [Ran] = []
-    for shard in shards(3) { sharded += drive(.random(schedules: 30, seed: 5), shard: shard, tasks: 3, jobs: 2).ran }
+    for shard in shards(3) {
+      sharded += drive(.random(schedules: 30, seed: 5), shard: shard, tasks: 3, jobs: 2).ran
+    }
     #expect(sharded.sorted { $0.number! < $1.number! } == whole)
     #expect(Set(whole.map(\.order)).count > 10, "the orders differ from schedule to schedule")
   }
 
   @Test func withoutAShardOrInShardOneOfOneTheSchedulesAreTheSame() {
     let one = ExplorationShard(index: 1, count: 1)
-    for strategy in [ExplorationStrategy.random(schedules: 20, seed: 3), .pct(schedules: 20, seed: 3), .exhaustive()] {
+    for strategy in [
+      ExplorationStrategy.random(schedules: 20, seed: 3), .pct(schedules: 20, seed: 3), .exhaustive(),
+    ] {
       #expect(drive(strategy, shard: one, tasks: 3).ran == drive(strategy, tasks: 3).ran, "\(strategy)")
     }
   }
