@@ -52,7 +52,8 @@ public struct ExplorationStrategy: Sendable, CustomStringConvertible {
   /// ```
   ///
   /// - Parameters:
-  ///   - schedules: How many schedules to run at most; at least 1.
+  ///   - schedules: How many schedules to run at most; at least 1. `LOCKSTEP_EXPLORE_SCALE`
+  ///     multiplies it; with `LOCKSTEP_SHARD`, each shard runs this many of its own.
   ///   - seed: The seed of the whole exploration; by default ``Interleavings/sessionSeed``: the
   ///     `LOCKSTEP_SEED` environment variable when set, otherwise the fixed default 1, so that
   ///     every machine explores the same schedules. Schedule *i* uses a seed derived from it.
@@ -79,7 +80,8 @@ public struct ExplorationStrategy: Sendable, CustomStringConvertible {
   /// ```
   ///
   /// - Parameters:
-  ///   - schedules: How many schedules to run at most; at least 1.
+  ///   - schedules: How many schedules to run at most; at least 1. `LOCKSTEP_EXPLORE_SCALE`
+  ///     multiplies it; with `LOCKSTEP_SHARD`, each shard runs this many of its own.
   ///   - depth: The bug depth to aim for, at least 1; 1 tries each task order, 2 and 3 find most
   ///     races.
   ///   - seed: The seed of the whole exploration; by default ``Interleavings/sessionSeed`` (see
@@ -103,9 +105,11 @@ public struct ExplorationStrategy: Sendable, CustomStringConvertible {
   /// ```
   ///
   /// - Parameters:
-  ///   - maxPreemptions: The preemption bound; 0 or more.
+  ///   - maxPreemptions: The preemption bound; 0 or more. Only
+  ///     `LOCKSTEP_EXPLORE_EXTRA_PREEMPTIONS` raises it, never the scale.
   ///   - limit: Stop after this many schedules (at least 1); the result then says the search was
-  ///     incomplete.
+  ///     incomplete. `LOCKSTEP_EXPLORE_SCALE` multiplies it; with `LOCKSTEP_SHARD`, it counts the
+  ///     schedules of each shard.
   public static func exhaustive(maxPreemptions: Int = 2, limit: Int = 100_000) -> Self {
     Self(kind: .exhaustive(maxPreemptions: maxPreemptions, limit: limit))
   }
