@@ -23,8 +23,9 @@ public struct ExplorationResult: Sendable, CustomStringConvertible {
   public let schedulesRun: Int
   /// Whether every schedule the strategy stands for ran: for an exhaustive search, every schedule
   /// within the preemption bound (then ``schedulesRun`` is how many exist); for random and PCT,
-  /// all requested schedules; for a replay, its one schedule. `false` when a failure stopped the
-  /// exploration or a limit cut it short.
+  /// all requested schedules; for a replay, its one schedule; in a shard (`LOCKSTEP_SHARD`), all
+  /// of the shard's part. `false` when a failure stopped the exploration, or a limit or the time
+  /// budget cut it short.
   ///
   /// ```swift
   /// #expect(result.isComplete)
