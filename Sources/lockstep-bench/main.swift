@@ -26,6 +26,7 @@ let cases: [BenchmarkCase] = onlySelected([
   explorationCase(quick: quick),
   explorationThroughputCase(quick: quick),
   sequenceRecorderCase(quick: quick),
+  shardCase(quick: quick),
 ])
 
 /// `12.3457`, `1,234,567`: four significant decimals for small figures, none for large ones.

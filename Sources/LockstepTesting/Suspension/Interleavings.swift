@@ -177,8 +177,10 @@ public enum Interleavings {
   /// `LOCKSTEP_SEED` environment variable when it holds a number, otherwise ``defaultSeed``.
   ///
   /// Fixed by default, so that CI samples and explores the same orders as your machine, run after
-  /// run; set `LOCKSTEP_SEED` to try others (`LOCKSTEP_SEED=7 swift test`). A value that is not a
-  /// number is ignored, with a line on standard error.
+  /// run; set `LOCKSTEP_SEED` to try others (`LOCKSTEP_SEED=7 swift test`). It is read once per
+  /// process. A value that is not a number is ignored here, with a line on standard error, and
+  /// reported at every `explore` call, which then runs nothing (see <doc:FindingRaces> for every
+  /// variable Lockstep reads).
   ///
   /// ```swift
   /// print("sampling with seed \(Interleavings.sessionSeed)")   // 1, unless LOCKSTEP_SEED is set

@@ -129,6 +129,42 @@ struct FindingRacesExamples {
   }
 }
 
+@Suite(.timeLimit(.minutes(1)))
+struct FindingRacesAtScaleExamples {
+  @Test func aFixedRaceStaysPinned() async throws {
+    let (found, _) = await collectingIssues {
+      await explore(.pct(schedules: 200, depth: 2, seed: 1)) { await twoReloads(checksGeneration: false) }
+    }
+    let token = try #require(found.failure?.token.description)
+    // The article's example, with the token the broken model printed, on the fixed model.
+    let result = await explore(.pct(schedules: 200, depth: 2), pinned: [token]) {
+      await twoReloads(checksGeneration: true)
+    }
+    #expect(result.failure == nil && result.pinnedPassed == 1 && result.schedulesRun == 200)
+    // Pinned on the broken model, the token is the failure, before anything new is explored.
+    let (again, _) = await collectingIssues {
+      await explore(.pct(schedules: 200, depth: 2), pinned: [token]) {
+        await twoReloads(checksGeneration: false)
+      }
+    }
+    #expect(again.failure?.pinnedToken == token && again.schedulesRun == 0)
+  }
+
+  @Test func aTimeBudget() async {
+    let result = await explore(.pct(schedules: 1_000_000, depth: 2).forAtMost(.milliseconds(200))) {
+      await twoReloads(checksGeneration: true)
+    }
+    #expect(result.failure == nil && result.ranOutOfTime)
+    #expect(result.description.contains("\(result.schedulesRun) schedule(s)"))
+    #expect(result.description.contains("stopped when its time budget of 200 ms ran out"), "\(result)")
+  }
+
+  @Test func theNewestReloadWinsOnTheRealExecutors() async {
+    let result = await stress(times: 200) { await twoReloads(checksGeneration: true) }
+    #expect(result.runs == 200 && result.failedRuns == 0)
+  }
+}
+
 final class FindingRacesXCTestExamples: XCTestCase {
   func testNewestReloadWins() async {
     let result = await explore(.exhaustive(maxPreemptions: 2)) {

@@ -79,6 +79,32 @@ func exploreFindsNoFailureInACorrectCounter() async {
 }
 
 @Test(.timeLimit(.minutes(1)))
+func aFoundRaceIsPinnedAndAFlakyBodyIsCounted() async throws {
+  actor Slot {
+    var value: Int?
+    func set(_ new: Int) { value = new }
+  }
+  // The last writer wins; the check wants 2, which only some schedules give.
+  let body: @Sendable () async throws -> Void = {
+    let slot = Slot()
+    let first = Task { await slot.set(1) }
+    let second = Task { await slot.set(2) }
+    await first.value
+    await second.value
+    if await slot.value != 2 { throw CancellationError() }
+  }
+  let (found, _) = await collectingIssues { await explore(.exhaustive(maxPreemptions: 1), body) }
+  let failure = try #require(found.failure)
+  #expect(failure.shard == nil)
+  let (pinned, _) = await collectingIssues {
+    await explore(.random(schedules: 5).forAtMost(.seconds(30)), pinned: ["\(failure.token)"], body)
+  }
+  #expect(pinned.failure?.pinnedToken == failure.token.description)
+  let counted = await stress(times: 3) {}
+  #expect(counted.runs == 3 && counted.failedRuns == 0)
+}
+
+@Test(.timeLimit(.minutes(1)))
 func misuseIsReportedAtTheCallersLine() async {
   let (_, issues) = await collectingIssues { _ = Barrier(parties: 0) }
   #expect(issues.count == 1)

@@ -15,12 +15,28 @@ public struct ExplorationFailure: Sendable, Equatable, CustomStringConvertible {
   /// print(failure.strategy)   // "random(schedules: 1000, seed: 42)"
   /// ```
   public let strategy: String
-  /// The number of the schedule that failed first, from 1.
+  /// The number of the schedule that failed first, from 1, counting the schedules this process
+  /// explored (in its shard, if it has one); 0 when a pinned token failed
+  /// (``pinnedToken``).
   ///
   /// ```swift
   /// print("failed at schedule \(failure.schedule)")
   /// ```
   public let schedule: Int
+  /// The shard that found it, from `LOCKSTEP_SHARD`; `nil` when the exploration was not sharded.
+  /// Its ``token`` replays in any shard, and with no shard set.
+  ///
+  /// ```swift
+  /// if let shard = failure.shard { print("found by shard \(shard)") }
+  /// ```
+  public let shard: ExplorationShard?
+  /// The token pinned with `pinned:` that failed again — the failure it was pinned for is back —
+  /// as written; `nil` when a new schedule failed.
+  ///
+  /// ```swift
+  /// if let token = failure.pinnedToken { print("regression: \(token)") }
+  /// ```
+  public let pinnedToken: String?
   /// Replays the reported (shrunk) schedule with ``ExplorationStrategy/replay(_:)-(ReplayToken)``.
   ///
   /// ```swift
@@ -78,6 +94,10 @@ public struct ExplorationFailure: Sendable, Equatable, CustomStringConvertible {
   let replay: Replay
   /// Whether hashing was deterministic in the process that found it.
   let hashingIsDeterministic: Bool
+  /// The strategy as the report names it (``ExplorationSetup/title``).
+  let title: String
+  /// The tokens the exploration pinned, as written.
+  let pinned: [String]
 
   /// What came of replaying the reported schedule.
   enum Replay: Sendable, Equatable {
@@ -127,8 +147,13 @@ public struct ExplorationFailure: Sendable, Equatable, CustomStringConvertible {
   init(
     strategy: String, schedule: Int, token: ReplayToken, failures: [String], timeline: Timeline,
     preemptions: Int, contextSwitches: Int, found: (preemptions: Int, contextSwitches: Int),
-    replay: Replay, hashingIsDeterministic: Bool
+    replay: Replay, hashingIsDeterministic: Bool, title: String? = nil,
+    shard: ExplorationShard? = nil, pinnedToken: String? = nil, pinned: [String] = []
   ) {
+    self.title = title ?? strategy
+    self.shard = shard
+    self.pinnedToken = pinnedToken
+    self.pinned = pinned
     self.strategy = strategy
     self.schedule = schedule
     self.token = token
@@ -153,23 +178,52 @@ public struct ExplorationFailure: Sendable, Equatable, CustomStringConvertible {
       && lhs.failures == rhs.failures && lhs.timeline == rhs.timeline
       && lhs.preemptions == rhs.preemptions && lhs.contextSwitches == rhs.contextSwitches
       && lhs.found == rhs.found && lhs.replay == rhs.replay
-      && lhs.hashingIsDeterministic == rhs.hashingIsDeterministic
+      && lhs.hashingIsDeterministic == rhs.hashingIsDeterministic && lhs.title == rhs.title
+      && lhs.shard == rhs.shard && lhs.pinnedToken == rhs.pinnedToken && lhs.pinned == rhs.pinned
   }
 
-  /// The whole report: schedule, what failed, replay token, whether the replay before the report
-  /// reproduced it, shrinking, timeline; and, once, when hashing is not deterministic in the
-  /// process, that a `Set` or `Dictionary` can then change the schedule, with the fix.
+  /// The line that pins this failure's token, with the tokens pinned already:
+  /// `pinned: ["L2.…"]`. Once the failure is fixed, add it to the `explore` call, and the token
+  /// is replayed first on every run.
+  ///
+  /// ```swift
+  /// print(failure.pinnedLine)   // pinned: ["L2.AQAIAkRVAgAA-vMU9srOaw"]
+  /// ```
+  public var pinnedLine: String {
+    let tokens = (pinned + [token.description]).map { "\"\($0)\"" }
+    return "pinned: [\(tokens.joined(separator: ", "))]"
+  }
+
+  /// The whole report: schedule (and shard), what failed, replay token, whether the replay before
+  /// the report reproduced it, the line that pins it, shrinking, timeline; and, once, when hashing
+  /// is not deterministic in the process, that a `Set` or `Dictionary` can then change the
+  /// schedule, with the fix.
   ///
   /// ```swift
   /// print(failure)
   /// ```
   public var description: String {
-    var lines = [
-      "explore \(strategy) found a failing schedule (schedule \(schedule)).", "What failed:",
-    ]
+    let header =
+      if let pinnedToken {
+        "explore \(title): the pinned token \"\(pinnedToken)\" fails again: the failure it was "
+          + "pinned for is back."
+      } else if let shard {
+        "explore \(title) found a failing schedule (schedule \(schedule) of shard \(shard))."
+      } else {
+        "explore \(title) found a failing schedule (schedule \(schedule))."
+      }
+    var lines = [header, "What failed:"]
     lines += failures.map { "  - " + $0.replacingNewlines(with: "\n    ") }
-    lines.append("Replay it exactly with: .replay(\"\(token)\")")
+    lines.append(
+      "Replay it exactly with: .replay(\"\(token)\")"
+        + (shard == nil ? "" : " (in any shard, or with no shard set)"))
     if let line = replay.line { lines.append(line) }
+    if pinnedToken == nil && replay == .reproduced {
+      lines.append(
+        "Once it is fixed, keep it as a regression check, replayed first on every run, with this "
+          + "argument to explore:")
+      lines.append("  \(pinnedLine)")
+    }
     if found != (preemptions, contextSwitches) {
       lines.append(
         "Simplified from \(found.preemptions) preemption(s) and \(found.contextSwitches) context "

@@ -23,8 +23,9 @@ public struct ExplorationResult: Sendable, CustomStringConvertible {
   public let schedulesRun: Int
   /// Whether every schedule the strategy stands for ran: for an exhaustive search, every schedule
   /// within the preemption bound (then ``schedulesRun`` is how many exist); for random and PCT,
-  /// all requested schedules; for a replay, its one schedule. `false` when a failure stopped the
-  /// exploration or a limit cut it short.
+  /// all requested schedules; for a replay, its one schedule; in a shard (`LOCKSTEP_SHARD`), all
+  /// of the shard's part. `false` when a failure stopped the exploration, or a limit or the time
+  /// budget cut it short.
   ///
   /// ```swift
   /// #expect(result.isComplete)
@@ -74,10 +75,78 @@ public struct ExplorationResult: Sendable, CustomStringConvertible {
   /// #expect(replay.divergence == nil)
   /// ```
   public let divergence: ReplayDivergence?
+  /// The part of the schedules this process explored, from `LOCKSTEP_SHARD=k/n`; `nil` when it
+  /// is not set, and for a replay, which runs in every shard (see ``ExplorationShard``).
+  ///
+  /// ```swift
+  /// // LOCKSTEP_SHARD=2/4 swift test
+  /// print(result.shard?.description ?? "all of it")   // "2/4"
+  /// ```
+  public let shard: ExplorationShard?
+  /// Whether the exploration stopped because its time budget ran out
+  /// (``ExplorationStrategy/forAtMost(_:)`` or `LOCKSTEP_EXPLORE_TIME`) before its schedules
+  /// did; ``schedulesRun`` says how many ran.
+  ///
+  /// ```swift
+  /// let result = await explore(.pct(schedules: 1_000_000).forAtMost(.seconds(30))) { await check() }
+  /// if result.ranOutOfTime { print("\(result.schedulesRun) schedules in 30 s") }
+  /// ```
+  public let ranOutOfTime: Bool
+  /// How many of the tokens pinned with `pinned:` replayed their schedule and passed, before the
+  /// exploration went on to new schedules. They are not counted in ``schedulesRun``.
+  ///
+  /// ```swift
+  /// let result = await explore(.pct(), pinned: ["L2.AQAIAkRVAgAA-vMU9srOaw"]) { await check() }
+  /// #expect(result.pinnedPassed == 1)
+  /// ```
+  public let pinnedPassed: Int
+  /// The pinned tokens that no longer replay the schedule they were pinned for — the code under
+  /// test changed — as written. Each is reported at the `explore` call as stale: it passed, but
+  /// it no longer checks anything.
+  ///
+  /// ```swift
+  /// for token in result.stalePinnedTokens { print("stale: \(token)") }
+  /// ```
+  public let stalePinnedTokens: [String]
   /// Whether the exploration was asked to inject cancellations.
   let injectsCancellation: Bool
   /// Whether it replayed a token (one schedule by design).
   let isReplay: Bool
+  /// The strategy as the report names it, with what the environment changed
+  /// (``ExplorationSetup/title``).
+  let title: String
+  /// The time budget it ran with, if any.
+  let timeBudget: Duration?
+  /// Schedules of other shards' subtrees that a sharded exhaustive search ran to find the shape
+  /// of the search; counted in ``schedulesRun``.
+  let shapeSchedules: Int
+
+  init(
+    strategy: String, schedulesRun: Int, isComplete: Bool, distinctSchedules: Int,
+    mostChoicePoints: Int, cancellationPoints: Int, failure: ExplorationFailure?,
+    divergence: ReplayDivergence?, injectsCancellation: Bool, isReplay: Bool,
+    title: String? = nil, shard: ExplorationShard? = nil, ranOutOfTime: Bool = false,
+    timeBudget: Duration? = nil, pinnedPassed: Int = 0, stalePinnedTokens: [String] = [],
+    shapeSchedules: Int = 0
+  ) {
+    self.strategy = strategy
+    self.schedulesRun = schedulesRun
+    self.isComplete = isComplete
+    self.distinctSchedules = distinctSchedules
+    self.mostChoicePoints = mostChoicePoints
+    self.cancellationPoints = cancellationPoints
+    self.failure = failure
+    self.divergence = divergence
+    self.injectsCancellation = injectsCancellation
+    self.isReplay = isReplay
+    self.title = title ?? strategy
+    self.shard = shard
+    self.ranOutOfTime = ranOutOfTime
+    self.timeBudget = timeBudget
+    self.pinnedPassed = pinnedPassed
+    self.stalePinnedTokens = stalePinnedTokens
+    self.shapeSchedules = shapeSchedules
+  }
 
   /// Whether there was nothing to explore: schedules ran, but no two jobs were ever ready at once
   /// and no cancellation could be tried, so every schedule was the same.
@@ -103,18 +172,36 @@ public struct ExplorationResult: Sendable, CustomStringConvertible {
     var text: String
     if hadNothingToExplore {
       text =
-        "explore \(strategy): \(schedulesRun) schedule(s) ran, no failure; " + Self.nothingToExplore
+        "explore \(title): \(schedulesRun) schedule(s) ran, no failure; " + Self.nothingToExplore
     } else {
-      let extent = isComplete ? "all of them" : "stopped before the end"
+      let extent =
+        isComplete
+        ? "all of them"
+        : ranOutOfTime
+          ? "stopped when its time budget of \(timeBudget?.lockstepText ?? "?") ran out"
+          : "stopped before the end"
       text =
-        "explore \(strategy): \(schedulesRun) schedule(s), \(distinctSchedules) distinct, up to "
+        "explore \(title): \(schedulesRun) schedule(s), \(distinctSchedules) distinct, up to "
         + "\(mostChoicePoints) choice point(s) each, \(extent); no failure"
+    }
+    if shapeSchedules > 0 {
+      text +=
+        "; \(shapeSchedules) of the schedules lie in other shards' subtrees, run to find the shape "
+        + "of the search"
     }
     if injectsCancellation {
       text +=
         cancellationPoints == 0
         ? "; no Lockstep wait was reached, so no cancellation was tried"
         : "; cancellation tried at up to \(cancellationPoints) Lockstep wait(s)"
+    }
+    if pinnedPassed > 0 {
+      text += "; before them, \(pinnedPassed) pinned token(s) replayed their schedule and passed"
+    }
+    if !stalePinnedTokens.isEmpty {
+      text +=
+        "; \(stalePinnedTokens.count) pinned token(s) no longer replay their schedule (stale): "
+        + stalePinnedTokens.joined(separator: ", ")
     }
     if let divergence { text += ". This replay did not follow its token's schedule. \(divergence)" }
     return text

@@ -19,6 +19,12 @@
 /// (`SWIFT_DETERMINISTIC_HASHING=1 swift test`). Lockstep reads that variable and, when it is not
 /// set, says so in its failure reports; a replay that does not follow its token says where it
 /// diverged.
+///
+/// The environment of the test process scales every strategy without editing the test (see
+/// <doc:FindingRaces#Explore-at-CI-scale>): `LOCKSTEP_EXPLORE_SCALE` multiplies `schedules:` and
+/// `limit:`, `LOCKSTEP_EXPLORE_EXTRA_PREEMPTIONS` raises `maxPreemptions:`, `LOCKSTEP_EXPLORE_TIME`
+/// bounds the real time like ``forAtMost(_:)``, and `LOCKSTEP_SHARD=k/n` makes this process
+/// explore only its part (``ExplorationShard``).
 public struct ExplorationStrategy: Sendable, CustomStringConvertible {
   enum Kind: Sendable {
     case random(schedules: Int, seed: UInt64)
@@ -28,6 +34,13 @@ public struct ExplorationStrategy: Sendable, CustomStringConvertible {
   }
 
   let kind: Kind
+  /// The most real time the exploration spends, set with ``forAtMost(_:)``.
+  let timeBudget: Duration?
+
+  init(kind: Kind, timeBudget: Duration? = nil) {
+    self.kind = kind
+    self.timeBudget = timeBudget
+  }
 
   /// Runs `schedules` schedules, each picking the next ready job uniformly at random.
   ///
@@ -39,7 +52,8 @@ public struct ExplorationStrategy: Sendable, CustomStringConvertible {
   /// ```
   ///
   /// - Parameters:
-  ///   - schedules: How many schedules to run at most; at least 1.
+  ///   - schedules: How many schedules to run at most; at least 1. `LOCKSTEP_EXPLORE_SCALE`
+  ///     multiplies it; with `LOCKSTEP_SHARD`, each shard runs this many of its own.
   ///   - seed: The seed of the whole exploration; by default ``Interleavings/sessionSeed``: the
   ///     `LOCKSTEP_SEED` environment variable when set, otherwise the fixed default 1, so that
   ///     every machine explores the same schedules. Schedule *i* uses a seed derived from it.
@@ -66,7 +80,8 @@ public struct ExplorationStrategy: Sendable, CustomStringConvertible {
   /// ```
   ///
   /// - Parameters:
-  ///   - schedules: How many schedules to run at most; at least 1.
+  ///   - schedules: How many schedules to run at most; at least 1. `LOCKSTEP_EXPLORE_SCALE`
+  ///     multiplies it; with `LOCKSTEP_SHARD`, each shard runs this many of its own.
   ///   - depth: The bug depth to aim for, at least 1; 1 tries each task order, 2 and 3 find most
   ///     races.
   ///   - seed: The seed of the whole exploration; by default ``Interleavings/sessionSeed`` (see
@@ -90,9 +105,11 @@ public struct ExplorationStrategy: Sendable, CustomStringConvertible {
   /// ```
   ///
   /// - Parameters:
-  ///   - maxPreemptions: The preemption bound; 0 or more.
+  ///   - maxPreemptions: The preemption bound; 0 or more. Only
+  ///     `LOCKSTEP_EXPLORE_EXTRA_PREEMPTIONS` raises it, never the scale.
   ///   - limit: Stop after this many schedules (at least 1); the result then says the search was
-  ///     incomplete.
+  ///     incomplete. `LOCKSTEP_EXPLORE_SCALE` multiplies it; with `LOCKSTEP_SHARD`, it counts the
+  ///     schedules of each shard.
   public static func exhaustive(maxPreemptions: Int = 2, limit: Int = 100_000) -> Self {
     Self(kind: .exhaustive(maxPreemptions: maxPreemptions, limit: limit))
   }
@@ -122,20 +139,56 @@ public struct ExplorationStrategy: Sendable, CustomStringConvertible {
     Self(kind: .replay(token, text: token.description))
   }
 
+  /// The same strategy, stopping once it has spent `duration` of real time: a time budget.
+  ///
+  /// The exploration stops at whichever comes first — its schedules, or the time — and the
+  /// result says how many schedules ran and that time ran out (``ExplorationResult/ranOutOfTime``).
+  /// The first schedule always runs. With a large `schedules:` it explores for that long:
+  ///
+  /// ```swift
+  /// let result = await explore(.pct(schedules: 1_000_000, depth: 2).forAtMost(.seconds(30))) {
+  ///   await twoReloads()
+  /// }
+  /// print(result.schedulesRun)   // however many fitted in 30 seconds
+  /// ```
+  ///
+  /// `LOCKSTEP_EXPLORE_TIME` (`90s`, `5m`, `1h`) gives every exploration of the process a time
+  /// budget; when both are set, the shorter one counts. A duration of zero or less is reported at
+  /// the `explore` call, and nothing runs.
+  ///
+  /// - Parameter duration: The most real time to explore for, shrinking and replaying a failure
+  ///   aside.
+  public func forAtMost(_ duration: Duration) -> Self {
+    Self(kind: kind, timeBudget: timeBudget.map { min($0, duration) } ?? duration)
+  }
+
   /// `random(schedules: 1000, seed: 42)`, and so on.
   ///
   /// ```swift
   /// print(ExplorationStrategy.pct())   // "pct(schedules: 1000, depth: 3, seed: …)"
   /// ```
   public var description: String {
-    switch kind {
-    case .random(let schedules, let seed): "random(schedules: \(schedules), seed: \(seed))"
-    case .pct(let schedules, let depth, let seed):
-      "pct(schedules: \(schedules), depth: \(depth), seed: \(seed))"
-    case .exhaustive(let maxPreemptions, let limit):
-      "exhaustive(maxPreemptions: \(maxPreemptions), limit: \(limit))"
-    case .replay(_, let text): "replay(\"\(text)\")"
-    }
+    let text =
+      switch kind {
+      case .random(let schedules, let seed): "random(schedules: \(schedules), seed: \(seed))"
+      case .pct(let schedules, let depth, let seed):
+        "pct(schedules: \(schedules), depth: \(depth), seed: \(seed))"
+      case .exhaustive(let maxPreemptions, let limit):
+        "exhaustive(maxPreemptions: \(maxPreemptions), limit: \(limit))"
+      case .replay(_, let text): "replay(\"\(text)\")"
+      }
+    return text + (timeBudget.map { ".forAtMost(\($0.codeText))" } ?? "")
+  }
+}
+
+extension Duration {
+  /// The duration as Swift code: `.seconds(30)`, `.milliseconds(500)`, `.nanoseconds(1)`.
+  var codeText: String {
+    let (seconds, attoseconds) = components
+    if attoseconds == 0 { return ".seconds(\(seconds))" }
+    let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    if nanoseconds % 1_000_000 == 0 { return ".milliseconds(\(nanoseconds / 1_000_000))" }
+    return ".nanoseconds(\(nanoseconds))"
   }
 }
 
@@ -168,20 +221,52 @@ extension ExplorationStrategy {
     case .replay:
       break
     }
+    if let timeBudget, timeBudget <= .zero {
+      problems.append("forAtMost(\(timeBudget.lockstepText)) must be more than zero")
+    }
     return problems.isEmpty ? nil : problems.joined(separator: "; ")
   }
 
-  /// The strategy's schedules, for the explorer loop.
-  func makeScheduleStrategy(injectsCancellation: Bool) -> any ScheduleStrategy {
+  /// The strategy as the environment asks for it: `schedules:` and `limit:` times its scale,
+  /// `maxPreemptions:` plus its extra preemptions, and its time budget when shorter. A replay
+  /// stays as it is: one schedule.
+  func applying(_ environment: ExplorationEnvironment) -> Self {
+    let budget = [timeBudget, environment.timeBudget].compactMap { $0 }.min()
     switch kind {
     case .random(let schedules, let seed):
-      RandomStrategy(schedules: schedules, seed: seed, injectsCancellation: injectsCancellation)
+      return Self(kind: .random(schedules: environment.scaled(schedules), seed: seed), timeBudget: budget)
+    case .pct(let schedules, let depth, let seed):
+      return Self(
+        kind: .pct(schedules: environment.scaled(schedules), depth: depth, seed: seed),
+        timeBudget: budget)
+    case .exhaustive(let maxPreemptions, let limit):
+      return Self(
+        kind: .exhaustive(
+          maxPreemptions: maxPreemptions + environment.extraPreemptions,
+          limit: environment.scaled(limit)),
+        timeBudget: budget)
+    case .replay:
+      return self
+    }
+  }
+
+  /// The strategy's schedules, for the explorer loop; with a shard, only that shard's part of
+  /// them (a replay runs its token in every shard).
+  func makeScheduleStrategy(injectsCancellation: Bool, shard: ExplorationShard? = nil)
+    -> any ScheduleStrategy
+  {
+    switch kind {
+    case .random(let schedules, let seed):
+      RandomStrategy(
+        schedules: schedules, seed: seed, injectsCancellation: injectsCancellation, shard: shard)
     case .pct(let schedules, let depth, let seed):
       PCTStrategy(
-        schedules: schedules, depth: depth, seed: seed, injectsCancellation: injectsCancellation)
+        schedules: schedules, depth: depth, seed: seed, injectsCancellation: injectsCancellation,
+        shard: shard)
     case .exhaustive(let maxPreemptions, let limit):
       ExhaustiveStrategy(
-        maxPreemptions: maxPreemptions, limit: limit, injectsCancellation: injectsCancellation)
+        maxPreemptions: maxPreemptions, limit: limit, injectsCancellation: injectsCancellation,
+        shard: shard)
     case .replay(let token, let text):
       ReplayStrategy(token: token, text: text)
     }

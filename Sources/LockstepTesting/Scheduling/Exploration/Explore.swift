@@ -45,6 +45,15 @@
 /// Set"), `explore` writes to standard error, before the process dies, which exploration and
 /// which schedule ran, and a token that replays the choices made up to the crash.
 ///
+/// The environment of the test process scales the exploration without editing the test, and the
+/// report says what it changed: `LOCKSTEP_EXPLORE_SCALE` multiplies the schedules,
+/// `LOCKSTEP_EXPLORE_EXTRA_PREEMPTIONS` deepens an exhaustive search, `LOCKSTEP_EXPLORE_TIME` is a
+/// time budget (as ``ExplorationStrategy/forAtMost(_:)``), and `LOCKSTEP_SHARD=k/n` explores only
+/// this process's part (``ExplorationShard``); see <doc:FindingRaces#Explore-at-CI-scale>. A
+/// value that cannot be read is reported here, and nothing runs. Once a race is fixed, keep its
+/// token with ``explore(_:pinned:cancellation:maxSteps:timeout:fileID:filePath:line:column:_:)``:
+/// it is replayed first on every run.
+///
 /// - Parameters:
 ///   - strategy: Which schedules to run: ``ExplorationStrategy/random(schedules:seed:)``,
 ///     ``ExplorationStrategy/pct(schedules:depth:seed:)``,
@@ -70,10 +79,78 @@ public nonisolated(nonsending) func explore(
   line: UInt = #line, column: UInt = #column,
   _ body: () async throws -> Void
 ) async -> ExplorationResult {
-  let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-  var problems = strategy.problem.map { [$0] } ?? []
+  await exploring(
+    ExplorationSetup(strategy: strategy, pinned: [], environment: .current),
+    cancellation: cancellation, maxSteps: maxSteps, timeout: timeout,
+    site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column), body)
+}
+
+/// Replays the `pinned` tokens first — the schedules of races found and fixed — then explores
+/// new schedules as ``explore(_:cancellation:maxSteps:timeout:fileID:filePath:line:column:_:)``
+/// does.
+///
+/// Once a race is fixed, keep its token in the test: every run then replays that exact schedule
+/// before it looks for new ones, so the race cannot come back unnoticed. The failure report
+/// prints the line to add (``ExplorationFailure/pinnedLine``):
+///
+/// ```swift
+/// @Test func theNewestReloadAlwaysWins() async {
+///   await explore(.pct(schedules: 200, depth: 2), pinned: ["L2.AQAIAkRVAgAA-vMU9srOaw"]) {
+///     await twoReloads()
+///   }
+/// }
+/// ```
+///
+/// Each pinned token is replayed as ``ExplorationStrategy/replay(_:)-(String)`` replays it, in
+/// the order given, in every shard (`LOCKSTEP_SHARD`), and is not scaled by the environment:
+///
+/// - A token that replays its schedule and passes is a regression check that held
+///   (``ExplorationResult/pinnedPassed``).
+/// - A token that fails again is reported as the failure — the race it was pinned for is back
+///   (``ExplorationFailure/pinnedToken``) — and nothing new is explored.
+/// - A token that no longer replays its schedule (the code under test changed, so the run left
+///   the schedule the token recorded; see ``ReplayDivergence``) but passes is *stale*: it is
+///   reported at this call, with where it diverged, rather than passing in silence
+///   (``ExplorationResult/stalePinnedTokens``); remove it, or pin the token of a new failure. The
+///   exploration still runs.
+///
+/// Text that is not a token is reported at this call, and nothing runs.
+///
+/// - Parameters:
+///   - strategy: Which new schedules to run after the pinned ones.
+///   - pinned: Replay tokens (`"L2.…"`, as a report printed them), replayed first, in order.
+///   - cancellation: Whether to also explore cancelling a task at a Lockstep wait.
+///   - maxSteps: The most jobs one schedule may run.
+///   - timeout: A real-time bound for each schedule.
+///   - fileID: The caller's file ID, where a failure is reported; leave the default.
+///   - filePath: The caller's file path; leave the default.
+///   - line: The caller's line; leave the default.
+///   - column: The caller's column; leave the default.
+///   - body: One run of the code under test, with its checks.
+/// - Returns: What ran and the failure, if any.
+@discardableResult
+public nonisolated(nonsending) func explore(
+  _ strategy: ExplorationStrategy, pinned: [String], cancellation: CancellationInjection = .none,
+  maxSteps: Int = 100_000, timeout: Duration = .seconds(60),
+  fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+  line: UInt = #line, column: UInt = #column,
+  _ body: () async throws -> Void
+) async -> ExplorationResult {
+  await exploring(
+    ExplorationSetup(strategy: strategy, pinned: pinned, environment: .current),
+    cancellation: cancellation, maxSteps: maxSteps, timeout: timeout,
+    site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column), body)
+}
+
+/// What both forms of `explore` do.
+private nonisolated(nonsending) func exploring(
+  _ setup: ExplorationSetup, cancellation: CancellationInjection, maxSteps: Int,
+  timeout: Duration, site: CallSite, _ body: () async throws -> Void
+) async -> ExplorationResult {
+  var problems = setup.problems
   if maxSteps < 1 { problems.append("maxSteps: \(maxSteps) must be at least 1") }
   if timeout <= .zero { problems.append("timeout: \(timeout.lockstepText) must be more than zero") }
+  let strategy = setup.strategy
   guard problems.isEmpty else {
     reportIssue(
       "explore \(strategy): \(problems.joined(separator: "; ")). Nothing ran.", at: site)
@@ -81,17 +158,18 @@ public nonisolated(nonsending) func explore(
   }
   let result: ExplorationResult
   let misuse: String?
+  let stale: [String]
   do {
     // Every schedule runs the one lent body (a schedule that quarantines its tasks gives up
     // their references); the explorer lets go of it when the lending ends.
-    (result, misuse) = try await RunLifecycle.lending(body) { body in
+    (result, misuse, stale) = try await RunLifecycle.lending(body) { body in
       let explorer = Explorer(
-        strategy: strategy, cancellation: cancellation, maxSteps: maxSteps, timeout: timeout,
+        setup: setup, cancellation: cancellation, maxSteps: maxSteps, timeout: timeout,
         site: site, body: body)
       let result = try await RunLifecycle.exclusively {
         await FailureCapture.capturing { capture in await explorer.run(capture) }
       }
-      return (result, explorer.misuse)
+      return (result, explorer.misuse, explorer.staleReports)
     }
   } catch let error as NestedDeterministicRun {
     reportIssue(
@@ -106,9 +184,10 @@ public nonisolated(nonsending) func explore(
     return .notRun(strategy, cancellation: cancellation)
   }
   if let misuse { reportIssue(misuse, at: site) }
+  for report in stale { reportIssue(report, at: site) }
   if let failure = result.failure { report(failure, at: site) }
   if result.failure == nil && result.hadNothingToExplore {
-    reportWarning("explore \(strategy): \(ExplorationResult.nothingToExplore)", at: site)
+    reportWarning("explore \(result.title): \(ExplorationResult.nothingToExplore)", at: site)
   }
   return result
 }

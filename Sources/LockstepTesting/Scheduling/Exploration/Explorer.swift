@@ -27,11 +27,11 @@ struct ScheduleOutcome: Sendable {
   var token: ReplayToken { ReplayToken(record: record, cancelAtWait: cancelAtWait, trace: trace) }
 }
 
-/// Runs the schedules of one exploration: asks the strategy what to run next until it is done or
-/// a schedule fails, then shrinks the failure, replays the result once and describes it. It knows
-/// no particular strategy.
+/// Runs the schedules of one exploration: replays its pinned tokens, then asks the strategy what
+/// to run next until it is done, its time budget ran out, or a schedule fails; then shrinks the
+/// failure, replays the result once and describes it. It knows no particular strategy.
 final class Explorer: @unchecked Sendable {
-  let strategy: ExplorationStrategy
+  let setup: ExplorationSetup
   let cancellation: CancellationInjection
   let maxSteps: Int
   let timeout: Duration
@@ -48,12 +48,19 @@ final class Explorer: @unchecked Sendable {
   private var distinct: Set<Int> = []
   /// Where a replay left its token's schedule.
   private var divergence: ReplayDivergence?
+  /// The pinned tokens that followed their schedule and passed, and those that no longer follow
+  /// it, each with where it left it.
+  private var pinnedPassed = 0
+  private var stale: [(token: String, divergence: ReplayDivergence)] = []
+  /// Schedules of other shards' subtrees, run to find the shape of the search.
+  private var shapeSchedules = 0
+  private var ranOutOfTime = false
 
   init(
-    strategy: ExplorationStrategy, cancellation: CancellationInjection, maxSteps: Int,
+    setup: ExplorationSetup, cancellation: CancellationInjection, maxSteps: Int,
     timeout: Duration, site: CallSite, body: LentBody<Void>
   ) {
-    self.strategy = strategy
+    self.setup = setup
     self.cancellation = cancellation
     self.maxSteps = maxSteps
     self.timeout = timeout
@@ -61,39 +68,78 @@ final class Explorer: @unchecked Sendable {
     self.body = body
   }
 
+  /// What is reported about the pinned tokens that no longer replay, one report each.
+  var staleReports: [String] {
+    stale.map { token, divergence in
+      "explore \(setup.title): the pinned token \"\(token)\" is stale: it no longer replays the "
+        + "schedule it was pinned for, so it checks nothing. \(divergence) Remove it from pinned: "
+        + "(the exploration still explores), or pin the token of a new failure."
+    }
+  }
+
   func run(_ capture: FailureCapture) async -> ExplorationResult {
-    CrashReport.beginExploration("explore \(strategy) at \(site)")
+    CrashReport.beginExploration("explore \(setup.title) at \(site)")
     defer { CrashReport.endExploration() }
-    var schedules = strategy.makeScheduleStrategy(injectsCancellation: cancellation.enabled)
+    let strategy = setup.effective
+    var schedules: any ScheduleStrategy = PinnedReplays(
+      setup.pinned.map(\.token),
+      then: strategy.makeScheduleStrategy(
+        injectsCancellation: cancellation.enabled, shard: setup.shard))
     var step = schedules.next(after: nil)
     var count = 0
+    var clock: ExplorationClock?
     while case .run(let planned) = step {
-      count += 1
-      let outcome = await runSchedule(planned, capture, during: "schedule \(count)")
-      mostChoicePoints = max(mostChoicePoints, outcome.record.points.count)
-      var hasher = Hasher()
-      hasher.combine(outcome.record.choices)
-      hasher.combine(outcome.cancelAtWait)
-      distinct.insert(hasher.finalize())
+      let during: String
+      if let pinned = planned.pinned {
+        during = "pinned token \(pinned + 1) of \(setup.pinned.count)"
+      } else {
+        if let clock, let budget = strategy.timeBudget, clock.elapsed >= budget {
+          ranOutOfTime = true
+          return result(schedules: count, complete: false, failure: nil)
+        }
+        if clock == nil { clock = ExplorationClock() }
+        count += 1
+        if planned.findsShape { shapeSchedules += 1 }
+        during = "schedule \(count)"
+      }
+      let outcome = await runSchedule(planned, capture, during: during)
+      if planned.pinned == nil {
+        mostChoicePoints = max(mostChoicePoints, outcome.record.points.count)
+        var hasher = Hasher()
+        hasher.combine(outcome.record.choices)
+        hasher.combine(outcome.cancelAtWait)
+        distinct.insert(hasher.finalize())
+      }
       step = schedules.next(after: outcome.report)
       if case .done(_, let misuse?) = step { self.misuse = misuse }
+      var departed: ReplayDivergence?
       if planned.replaying != nil {
-        divergence = outcome.departure?.divergence
-        if let divergence, !outcome.failed {
-          misuse = "explore \(strategy) did not follow its token's schedule. \(divergence)"
+        departed = outcome.departure?.divergence
+        if let pinned = planned.pinned {
+          if let departed, !outcome.failed {
+            stale.append((setup.pinned[pinned].text, departed))
+          } else if !outcome.failed {
+            pinnedPassed += 1
+          }
+        } else {
+          divergence = departed
+          if let departed, !outcome.failed {
+            misuse = "explore \(setup.title) did not follow its token's schedule. \(departed)"
+          }
         }
       }
       if outcome.failed {
         let failure: ExplorationFailure
         if planned.replaying != nil {
           failure = makeFailure(
-            outcome, found: outcome, schedule: count,
-            replay: divergence.map { .diverged($0, replayingToken: true) } ?? .replayedToken)
+            outcome, found: outcome, schedule: planned.pinned == nil ? count : 0,
+            replay: departed.map { .diverged($0, replayingToken: true) } ?? .replayedToken,
+            pinned: planned.pinned)
         } else {
           let reported =
             schedules.shrinksFailures ? await shrink(outcome, capture, schedule: count) : outcome
           let replay = await replayOnce(reported, capture)
-          failure = makeFailure(reported, found: outcome, schedule: count, replay: replay)
+          failure = makeFailure(reported, found: outcome, schedule: count, replay: replay, pinned: nil)
         }
         return result(schedules: count, complete: false, failure: failure)
       }
@@ -137,22 +183,27 @@ final class Explorer: @unchecked Sendable {
     -> ExplorationResult
   {
     ExplorationResult(
-      strategy: strategy.description, schedulesRun: schedules, isComplete: complete,
+      strategy: setup.strategy.description, schedulesRun: schedules, isComplete: complete,
       distinctSchedules: distinct.count, mostChoicePoints: mostChoicePoints,
       cancellationPoints: mostWaits, failure: failure, divergence: divergence,
-      injectsCancellation: cancellation.enabled, isReplay: strategy.isReplay)
+      injectsCancellation: cancellation.enabled, isReplay: setup.strategy.isReplay,
+      title: setup.title, shard: setup.shard, ranOutOfTime: ranOutOfTime,
+      timeBudget: setup.effective.timeBudget, pinnedPassed: pinnedPassed,
+      stalePinnedTokens: stale.map(\.token), shapeSchedules: shapeSchedules)
   }
 
   private func makeFailure(
     _ outcome: ScheduleOutcome, found: ScheduleOutcome, schedule: Int,
-    replay: ExplorationFailure.Replay
+    replay: ExplorationFailure.Replay, pinned: Int?
   ) -> ExplorationFailure {
     ExplorationFailure(
-      strategy: strategy.description, schedule: schedule, token: outcome.token,
+      strategy: setup.strategy.description, schedule: schedule, token: outcome.token,
       failures: outcome.failures, timeline: outcome.trace.timeline,
       preemptions: outcome.record.preemptions, contextSwitches: outcome.record.contextSwitches,
       found: (found.record.preemptions, found.record.contextSwitches), replay: replay,
-      hashingIsDeterministic: HashingDeterminism.isDeterministic)
+      hashingIsDeterministic: HashingDeterminism.isDeterministic, title: setup.title,
+      shard: setup.shard, pinnedToken: pinned.map { setup.pinned[$0].text },
+      pinned: setup.pinnedTexts)
   }
 
   /// Runs the body once, in the order the planned schedule's picker chooses; `during` says which

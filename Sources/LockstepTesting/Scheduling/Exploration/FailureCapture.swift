@@ -34,8 +34,11 @@ final class FailureCapture: Sendable {
     (messages.withLock { $0.count }, lockstepIssues.issues.withLock { $0.count })
   }
 
-  /// Runs `body` with failures of the running test framework routed to a new capture.
-  static func capturing<T: Sendable>(_ body: (FailureCapture) async -> T) async -> T {
+  /// Runs `body`, in the caller's isolation, with failures of the running test framework routed to
+  /// a new capture.
+  nonisolated(nonsending) static func capturing<T: Sendable>(_ body: (FailureCapture) async -> T)
+    async -> T
+  {
     let capture = FailureCapture()
     return await IssueRouting.$collector.withValue(capture.lockstepIssues) {
       #if canImport(Testing)

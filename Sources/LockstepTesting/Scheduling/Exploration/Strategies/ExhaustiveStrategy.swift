@@ -40,37 +40,58 @@ enum ExhaustiveSearch {
 
 /// ``ExplorationStrategy/exhaustive(maxPreemptions:limit:)``: every schedule within the
 /// preemption bound, depth-first (``ExhaustiveSearch``); with cancellation injected, the same
-/// search again with a cancellation at each Lockstep wait in turn.
+/// search again with a cancellation at each Lockstep wait in turn. With a shard, only the
+/// shard's subtrees of each search (``SearchSplit``); `limit` counts every schedule it runs.
 struct ExhaustiveStrategy: ScheduleStrategy {
   let maxPreemptions: Int
   let limit: Int
   let injectsCancellation: Bool
   /// The plan of the next schedule; `nil` once the current search is exhausted.
   private var plan: [Int?]? = []
+  private var findsShape = false
   private var cancelAt: Int?
   private var count = 0
   private var mostWaits = 0
+  /// How a shard's part is found; `nil` when the search is not split.
+  private var split: SearchSplit?
 
-  init(maxPreemptions: Int, limit: Int, injectsCancellation: Bool) {
+  init(maxPreemptions: Int, limit: Int, injectsCancellation: Bool, shard: ExplorationShard? = nil) {
     self.maxPreemptions = maxPreemptions
     self.limit = limit
     self.injectsCancellation = injectsCancellation
+    if let shard, shard.count > 1 {
+      split = SearchSplit(shard: shard, maxPreemptions: maxPreemptions)
+      // The first schedule is subtree 0's, shard 1's; every other shard runs it for its shape.
+      findsShape = !split!.ownsSubtree
+    }
   }
 
   mutating func next(after previous: ScheduleReport?) -> StrategyStep {
     if let previous {
       mostWaits = max(mostWaits, previous.waits)
-      plan = ExhaustiveSearch.nextPlan(after: previous.record, maxPreemptions: maxPreemptions)
+      if split != nil {
+        let next = split!.next(after: previous.record)
+        (plan, findsShape) = (next?.plan, next?.findsShape ?? false)
+      } else {
+        plan = ExhaustiveSearch.nextPlan(after: previous.record, maxPreemptions: maxPreemptions)
+      }
     }
-    if plan == nil {
+    while plan == nil {
       // Then the same search with a cancellation at each Lockstep wait in turn.
       let nextWait = cancelAt.map { $0 + 1 } ?? 0
       guard injectsCancellation, nextWait < mostWaits else { return .done(complete: true) }
       cancelAt = nextWait
-      plan = []
+      if split != nil {
+        let start = split!.startPass()
+        (plan, findsShape) = (start?.plan, start?.findsShape ?? false)
+      } else {
+        plan = []
+      }
     }
     guard count < limit, let plan else { return .done(complete: false) }
     count += 1
-    return .run(PlannedSchedule(picker: GuidedPicker(plan: plan), cancelAtWait: cancelAt))
+    return .run(
+      PlannedSchedule(
+        picker: GuidedPicker(plan: plan), cancelAtWait: cancelAt, findsShape: findsShape))
   }
 }

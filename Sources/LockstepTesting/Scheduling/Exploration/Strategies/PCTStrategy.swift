@@ -59,10 +59,13 @@ struct PCTStrategy: ScheduleStrategy {
   let depth: Int
   private var schedules: SeededSchedules
 
-  init(schedules: Int, depth: Int, seed: UInt64, injectsCancellation: Bool) {
+  init(
+    schedules: Int, depth: Int, seed: UInt64, injectsCancellation: Bool,
+    shard: ExplorationShard? = nil
+  ) {
     self.depth = depth
     self.schedules = SeededSchedules(
-      schedules: schedules, seed: seed, injectsCancellation: injectsCancellation)
+      schedules: schedules, seed: seed, injectsCancellation: injectsCancellation, shard: shard)
   }
 
   mutating func next(after previous: ScheduleReport?) -> StrategyStep {

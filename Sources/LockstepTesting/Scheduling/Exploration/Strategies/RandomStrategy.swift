@@ -16,9 +16,9 @@ struct RandomPicker: SchedulePicker {
 struct RandomStrategy: ScheduleStrategy {
   private var schedules: SeededSchedules
 
-  init(schedules: Int, seed: UInt64, injectsCancellation: Bool) {
+  init(schedules: Int, seed: UInt64, injectsCancellation: Bool, shard: ExplorationShard? = nil) {
     self.schedules = SeededSchedules(
-      schedules: schedules, seed: seed, injectsCancellation: injectsCancellation)
+      schedules: schedules, seed: seed, injectsCancellation: injectsCancellation, shard: shard)
   }
 
   mutating func next(after previous: ScheduleReport?) -> StrategyStep {

@@ -1,9 +1,10 @@
 /// What an exploration strategy is to the explorer loop: after each schedule it is told what that
 /// schedule did, and it says what to run next — so the loop knows no strategy, and each strategy
-/// lives in a file of its own (random, PCT, exhaustive, replay).
+/// lives in a file of its own (random, PCT, exhaustive, replay, and the pinned tokens replayed
+/// before any of them).
 ///
 /// ```swift
-/// var strategy = ExplorationStrategy.random(schedules: 2).makeScheduleStrategy(cancellation: false)
+/// var strategy = ExplorationStrategy.random(schedules: 2).makeScheduleStrategy(injectsCancellation: false)
 /// var step = strategy.next(after: nil)
 /// while case .run(let schedule) = step {
 ///   let report = run(schedule)                 // one deterministic run
@@ -33,6 +34,14 @@ struct PlannedSchedule {
   /// The token this schedule replays, when it is a replay: the run then checks that it follows
   /// the token's schedule.
   var replaying: ReplayToken?
+  /// For a seeded strategy, the schedule's number (from 1) among all of the exploration's
+  /// schedules, whatever the shard: its seed derives from it.
+  var number: Int?
+  /// Whether a sharded exhaustive search runs it only to learn the shape of the search tree above
+  /// the split: it lies in another shard's subtree (see ``SearchSplit``).
+  var findsShape = false
+  /// For a token pinned with `pinned:`, its position in the list (from 0).
+  var pinned: Int?
 }
 
 /// What a schedule that ran did, as far as strategies care.
