@@ -420,26 +420,7 @@ final class ControlledCallsXCTests: XCTestCase {
 }
 
 /// Proves that `addTeardownCheck(for:)` fails an XCTest test that leaves a call unfinished.
-final class ControlledCallsTeardownCheckXCTests: XCTestCase {
-  private let captured = CapturedXCTestFailures()
-
-  #if os(Linux) || os(Windows) || os(Android)
-    override func recordFailure(
-      withDescription description: String, inFile filePath: String, atLine lineNumber: Int,
-      expected: Bool
-    ) {
-      if captured.capture(description, file: filePath, line: lineNumber) { return }
-      super.recordFailure(
-        withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
-    }
-  #else
-    override func record(_ issue: XCTIssue) {
-      let file = issue.sourceCodeContext.location?.fileURL.path ?? ""
-      let line = issue.sourceCodeContext.location?.lineNumber ?? 0
-      if captured.capture(issue.compactDescription, file: file, line: line) { return }
-      super.record(issue)
-    }
-  #endif
+final class ControlledCallsTeardownCheckXCTests: FailureCapturingTestCase {
 
   func testAnUnfinishedCallIsReportedByIDAndArgumentAtTheCheckLine() async throws {
     let calls = ControlledCalls<Int, String>("loader")
