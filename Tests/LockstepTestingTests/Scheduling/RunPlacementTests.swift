@@ -1,6 +1,7 @@
-import LockstepTesting
 import Testing
 import XCTest
+
+@testable import LockstepTesting
 
 @globalActor actor PlacementTestActor {
   static let shared = PlacementTestActor()
@@ -60,5 +61,43 @@ final class RunPlacementXCTests: XCTestCase {
       await Task { @PlacementTestActor in counter.value += 1 }.value
     }
     XCTAssertEqual(counter.value, 1)
+  }
+}
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The thread running the caller, as a number (from synchronous code: async code cannot ask).
+private func currentThread() -> UInt {
+  UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(bitPattern: UInt(pthread_self())) ?? nil))
+}
+
+@Suite(.timeLimit(.minutes(1)))
+struct RunHandOffTests {
+  @Test func aLongRunMovesToTheDrainThreadAndGoesOnWhereItWas() async throws {
+    let caller = currentThread()
+    let threads = Locked<[UInt]>([])
+    // Yields until well past the inline budget, noting the thread of every job.
+    let outcome = try await runDeterministically {
+      let start = ContinuousClock.now
+      var jobs = 0
+      while ContinuousClock.now - start < .milliseconds(20) {  // allowed: real time is the subject
+        threads.withLock { $0.append(currentThread()) }
+        await Task.yield()  // allowed: one job a turn
+        jobs += 1
+      }
+      return jobs
+    }
+    let seen = threads.value
+    #expect(seen.first == caller, "the run starts on the caller's thread")
+    #expect(seen.last != caller, "after the budget, the drain thread runs it")
+    // It moved once, between two jobs, and never back.
+    let switches = zip(seen, seen.dropFirst()).filter { $0 != $1 }.count
+    #expect(switches == 1)
+    #expect(outcome.value == seen.count)
+    #expect(outcome.trace.steps.count >= seen.count)
   }
 }

@@ -102,6 +102,10 @@ final class Explorer: @unchecked Sendable {
         if planned.findsShape { shapeSchedules += 1 }
         during = "schedule \(count)"
       }
+      // Schedules are drained on this task's thread (see `DeterministicRun.perform`): give the
+      // thread to other work now and then, so that a long exploration does not keep a thread of
+      // the cooperative pool from the rest of the tests.
+      await RunLifecycle.yieldNowAndThen()
       let outcome = await runSchedule(planned, capture, during: during)
       if planned.pinned == nil {
         mostChoicePoints = max(mostChoicePoints, outcome.record.points.count)

@@ -118,78 +118,106 @@ final class DeterministicRun: @unchecked Sendable {
     return state.withLock { $0.noteWait(for: what, byTask: id) }
   }
 
-  /// Runs the run's jobs on this thread until the body has finished and no job is ready, or
-  /// until nothing can make progress.
-  func drain() -> DrainOutcome {
-    ActiveRuns.add(self)
-    let clock = ContinuousClock()
-    let deadline = clock.now + timeout
+  /// Where a drain left off: a drain that stops when its inline budget is spent (see ``drain(until:)``)
+  /// is continued, on another thread, from here. Drain thread only — one thread at a time.
+  private struct DrainProgress {
+    var started = false
+    var deadline = ContinuousClock.now
     var report: DeterministicDeadlock?
-    var timedOut = false
-    var tooManySteps = false
-    var stopped = false
-    var jobsSinceCheck = 0
     var steps = 0
-    DrainThread.with(self) {
-      loop: while true {
-        switch state.withLock({ $0.next() }) {
-        case .run(let job):
-          runningTaskID = job.taskID
-          runningNameChecked = false
-          jobStart = clock.now
-          RuntimeHooks.run(job)
-          runningTaskID = nil
-          steps += 1
-          if steps >= stepLimit {
-            tooManySteps = true
-            break loop
-          }
-          jobsSinceCheck += 1
-          if jobsSinceCheck >= 4096 {
-            jobsSinceCheck = 0
-            if clock.now >= deadline {
-              timedOut = true
-              break loop
-            }
-          }
-        case .fire(let action):
-          action()
-        case .finished:
-          break loop
-        case .stopped:
-          stopped = true
-          break loop
-        case .stuck:
-          if waitForOutsideJob(until: deadline, clock: clock) { continue }
-          state.withLock { $0.stopWaiting() }
-          if clock.now >= deadline && gracePeriod > .zero {
-            timedOut = true
-            break loop
-          }
-          if report == nil {
-            // Cancel the body once: cancellable waits (Lockstep's primitives, sleeps) unwind.
-            report = makeReport(quarantined: false)
-            state.withLock { $0.markDeadlockReported() }
-            cancelBody?()
-            continue
-          }
-          report = makeReport(quarantined: true)
-          break loop
+    var jobsSinceCheck = 0
+  }
+  private var progress = DrainProgress()
+
+  /// How a stretch of draining ended.
+  private enum Stop {
+    case finished, timedOut, tooManySteps, stopped, quarantined
+    /// The inline budget is spent; the run goes on elsewhere.
+    case budgetSpent
+  }
+
+  /// Runs the run's jobs on this thread until the body has finished and no job is ready, or
+  /// until nothing can make progress — or, with a `budget`, until that instant has passed: then it
+  /// returns `nil` between two jobs, and a later call (on any thread) goes on from there.
+  func drain(until budget: ContinuousClock.Instant? = nil) -> DrainOutcome? {
+    let clock = ContinuousClock()
+    if !progress.started {
+      progress.started = true
+      progress.deadline = clock.now + timeout
+      ActiveRuns.add(self)
+    }
+    let stop = DrainThread.with(self) { runJobs(clock: clock, budget: budget) }
+    switch stop {
+    case .budgetSpent: return nil
+    case .finished: return finish()
+    case .timedOut: return quarantine(.timedOut(state.withLock { $0.trace }))
+    case .tooManySteps: return quarantine(.tooManySteps(state.withLock { $0.trace }))
+    case .stopped: return quarantine(.realClockSleep(makeRealClockSleep()))
+    case .quarantined: return quarantine(.deadlock(progress.report!))
+    }
+  }
+
+  /// Runs the run's jobs on this thread until the run is over.
+  func drainToEnd() -> DrainOutcome {
+    while true {
+      if let outcome = drain() { return outcome }
+    }
+  }
+
+  private func runJobs(clock: ContinuousClock, budget: ContinuousClock.Instant?) -> Stop {
+    let deadline = progress.deadline
+    while true {
+      switch state.withLock({ $0.next() }) {
+      case .run(let job):
+        runningTaskID = job.taskID
+        runningNameChecked = false
+        jobStart = clock.now
+        RuntimeHooks.run(job)
+        runningTaskID = nil
+        progress.steps += 1
+        if progress.steps >= stepLimit { return .tooManySteps }
+        if let budget, jobStart >= budget { return .budgetSpent }
+        progress.jobsSinceCheck += 1
+        if progress.jobsSinceCheck >= 4096 {
+          progress.jobsSinceCheck = 0
+          if clock.now >= deadline { return .timedOut }
         }
+      case .fire(let action):
+        action()
+      case .finished:
+        return .finished
+      case .stopped:
+        return .stopped
+      case .stuck:
+        if waitForOutsideJob(until: deadline, clock: clock) { continue }
+        state.withLock { $0.stopWaiting() }
+        if clock.now >= deadline && gracePeriod > .zero { return .timedOut }
+        if progress.report == nil {
+          // Cancel the body once: cancellable waits (Lockstep's primitives, sleeps) unwind.
+          progress.report = makeReport(quarantined: false)
+          state.withLock { $0.markDeadlockReported() }
+          cancelBody?()
+          continue
+        }
+        progress.report = makeReport(quarantined: true)
+        return .quarantined
       }
     }
-    if timedOut || tooManySteps || stopped || report?.quarantined == true {
-      let taskIDs = state.withLock { state in
-        state.quarantineAll()
-        return state.taskIDs
-      }
-      ActiveRuns.quarantine(self, taskIDs: taskIDs)
-      let trace = state.withLock { $0.trace }
-      if timedOut { return .timedOut(trace) }
-      if tooManySteps { return .tooManySteps(trace) }
-      if stopped { return .realClockSleep(makeRealClockSleep()) }
-      return .deadlock(report!)
+  }
+
+  /// Ends a run that cannot finish: its tasks stay suspended for good, and jobs of theirs that
+  /// arrive later are held.
+  private func quarantine(_ outcome: DrainOutcome) -> DrainOutcome {
+    let taskIDs = state.withLock { state in
+      state.quarantineAll()
+      return state.taskIDs
     }
+    ActiveRuns.quarantine(self, taskIDs: taskIDs)
+    return outcome
+  }
+
+  /// Ends a run whose body finished (or that reported a deadlock its cancellation unwound).
+  private func finish() -> DrainOutcome {
     ActiveRuns.remove(self)
     let (leftovers, timers) = state.withLock { $0.finish() }
     for (job, remaining) in leftovers { RuntimeHooks.forward(job, after: remaining) }
@@ -199,7 +227,7 @@ final class DeterministicRun: @unchecked Sendable {
         state.withLock { $0.removeTimer(id) }?()
       }
     }
-    if let report { return .deadlock(report) }
+    if let report = progress.report { return .deadlock(report) }
     return .finished(state.withLock { $0.trace })
   }
 

@@ -38,7 +38,7 @@ final class DrainWorker: @unchecked Sendable {
       while true {
         available.wait()
         guard let next = pending.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { continue }
-        next.done(next.run.drain())
+        next.done(next.run.drainToEnd())
       }
     }
     thread.name = "Lockstep deterministic runs"

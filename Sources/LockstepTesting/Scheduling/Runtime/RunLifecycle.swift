@@ -40,8 +40,24 @@ enum RunLifecycle {
     await RunSerializer.shared.acquire()
     defer { RunSerializer.shared.release() }
     if needsWarmUp() { _ = await warmUpRun().perform(LentBody(warmUp)) }
+    await yieldNowAndThen()
     return try await operation()
   }
+
+  /// Gives the calling thread to other work if runs have kept it busy for a while: runs are
+  /// drained on the caller's thread, and a test that runs a thousand of them in a row would
+  /// otherwise hold a thread of the cooperative pool for as long as a long CPU-bound loop. Called
+  /// with the run lock held, between runs (and by `explore`, between schedules).
+  nonisolated(nonsending) static func yieldNowAndThen() async {
+    let now = ContinuousClock.now
+    let due = lastYield.withLock { last in
+      guard last.duration(to: now) >= DeterministicRun.inlineBudget else { return false }
+      last = now
+      return true
+    }
+    if due { await Task.yield() }  // fairness to other work, not synchronisation
+  }
+  private static let lastYield = Locked(ContinuousClock.now)
 
   /// The blocking form of ``exclusively(_:)``, for synchronous callers.
   static func exclusivelyBlocking<T>(_ operation: () throws -> T) throws -> T {
@@ -115,8 +131,9 @@ extension DeterministicRun {
   /// The run is drained right here, on the caller's thread, while the caller waits: no thread
   /// hand-off, which is most of what a run costs (a run is over in microseconds; waking another
   /// thread and waking the caller again took most of 30 µs). The caller's task stays in this
-  /// call while the run's jobs run nested in it, as `Task.immediate` runs a task. Two cases go to
-  /// the process's drain thread instead, where the caller really suspends:
+  /// call while the run's jobs run nested in it, as `Task.immediate` runs a task. A run still
+  /// going after ``inlineBudget`` moves, between two jobs, to the process's drain thread, where
+  /// the caller really suspends; so do, from the start:
   /// - a caller isolated to an actor other than the main actor: the run's jobs may need that
   ///   actor, which the caller's job holds (the main actor is an executor, not a lock, so
   ///   main-actor jobs of the run still run, on this thread);
@@ -127,8 +144,10 @@ extension DeterministicRun {
     let baseline = body.referenceCount
     let result = start(body)
     let drained: DrainOutcome
-    if gracePeriod == .zero && Self.canDrainInline(callerIsolatedTo: #isolation) {
-      drained = drain()
+    if gracePeriod == .zero, Self.canDrainInline(callerIsolatedTo: #isolation),
+      let outcome = drain(until: .now + Self.inlineBudget)
+    {
+      drained = outcome
     } else {
       drained = await DrainWorker.shared.drain(self)
     }
@@ -136,6 +155,11 @@ extension DeterministicRun {
     return RunCompletion(
       drained: drained, result: result.value, timeout: timeout, site: site)
   }
+
+  /// How long a run is drained on the caller's thread before it moves to the drain thread: a
+  /// thread of the cooperative pool is not held for longer than a short CPU-bound function would
+  /// hold it. Almost every run of a test is over long before.
+  static let inlineBudget = Duration.milliseconds(2)
 
   /// Whether a caller isolated to `actor` can drain a run on its own thread: when it is not
   /// isolated to an actor, or only to the main actor.
@@ -148,7 +172,7 @@ extension DeterministicRun {
   func performBlocking<Value>(_ body: LentBody<Value>) -> RunCompletion<Value> {
     let baseline = body.referenceCount
     let result = start(body)
-    let drained = drain()
+    let drained = drainToEnd()
     if drained.quarantinedTasks { body.relinquishReferences(downTo: baseline) }
     return RunCompletion(
       drained: drained, result: result.value, timeout: timeout, site: site)
