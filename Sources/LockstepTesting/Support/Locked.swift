@@ -14,7 +14,9 @@
 /// pure state machine inside `withLock`, effects (resuming continuations, reporting) happen after
 /// it returns.
 final class Locked<State>: @unchecked Sendable {
-  private var state: State
+  /// Accessed only under the lock, which already makes every access exclusive: the runtime's
+  /// dynamic exclusivity check would only add two calls to every `withLock`.
+  @exclusivity(unchecked) private var state: State
 
   #if canImport(os)
     private let lock: UnsafeMutablePointer<os_unfair_lock>
