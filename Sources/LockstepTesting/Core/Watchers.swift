@@ -26,7 +26,8 @@ struct Watchers<Target, Waiter> {
 
   /// Removes and returns the watchers whose target is now reached, in the order they arrived.
   mutating func takeReached(_ isReached: (Target) -> Bool) -> [Waiter] {
-    guard !entries.isEmpty else { return [] }
+    // Most calls reach nobody: find that out without building anything.
+    guard entries.contains(where: { isReached($0.value.target) }) else { return [] }
     let due = entries.filter { isReached($0.value.target) }.sorted { $0.key < $1.key }
     for (id, _) in due { entries[id] = nil }
     return due.map(\.value.waiter)
