@@ -100,8 +100,8 @@ extension TestClock {
             "\(caller) gave up after \(timeout.lockstepText) of real time: work due now keeps scheduling more "
               + "work due now (an endless loop?). \(self)",
             at: site)
-          _ = state.withLock { $0.endAdvance(advance) }
-          return AdvanceCounts()
+          let (sleepers, items) = state.withLock { $0.endAdvance(advance) }
+          return AdvanceCounts(sleepers: sleepers, work: items)
         }
       }
       if runs, ContinuousClock.now >= limit, state.withLock({ $0.nextEventDeadline() }) != nil {

@@ -325,11 +325,14 @@ struct TestClockStateTests {
     var state = TestClockState<Int>()
     let ticket = suspendedTicket(state.sleep(until: ms(10), 1, isCancelled: false))!
     #expect(woken(state.advance(to: ms(10))) == [1])
-    #expect(state.cancel(ticket) == nil)
+    let result1 = state.cancel(ticket)
+    #expect(result1 == nil)
     #expect(state.resumedCount == 1)
-    #expect(handedOn(state.returned(ticket)) == "nobody")
+    let result2 = state.returned(ticket)
+    #expect(handedOn(result2) == "nobody")
     #expect(state.resumedCount == 0)
-    #expect(handedOn(state.returned(ticket)) == "nobody")  // a second return counts nothing
+    let result3 = state.returned(ticket)  // a second return counts nothing
+    #expect(handedOn(result3) == "nobody")
     #expect(state.resumedCount == 0)
   }
 
@@ -343,7 +346,8 @@ struct TestClockStateTests {
     }
     for index in 1...1_000 where index % 10 != 0 { _ = state.cancel(tickets[index - 1]) }
     #expect(state.sleeperCount == 100)
-    #expect(state.nextDeadline() == ms(10))
+    let result4 = state.nextDeadline()
+    #expect(result4 == ms(10))
     var order: [Int] = []
     while let due = state.advanceToNextDeadline() { order += due.map(\.waiter) }
     #expect(order == Array(stride(from: 10, through: 1_000, by: 10)))
@@ -352,10 +356,12 @@ struct TestClockStateTests {
   @Test func aTicketOfAFreedSlotDoesNotReachTheSleeperThatReusesIt() {
     var state = TestClockState<Int>()
     let old = suspendedTicket(state.sleep(until: ms(10), 1, isCancelled: false))!
-    #expect(state.cancel(old) == 1)
+    let result5 = state.cancel(old)
+    #expect(result5 == 1)
     let new = suspendedTicket(state.sleep(until: ms(20), 2, isCancelled: false))!
     #expect(new.slot == old.slot)
-    #expect(state.cancel(old) == nil)  // stale: the slot holds sleeper 2 now
+    let result6 = state.cancel(old)  // stale: the slot holds sleeper 2 now
+    #expect(result6 == nil)
     #expect(state.sleeperCount == 1)
     #expect(woken(state.advance(to: ms(20))) == [2])
   }
@@ -375,11 +381,16 @@ struct TestClockStateTests {
       return
     }
     #expect(first == 1)
-    #expect(state.waitForChain(advance, 100))  // the advance (token 100) suspends
-    #expect(handedOn(state.returned(tickets[1]!)) == "sleeper 3")  // 20 ms comes next
-    #expect(handedOn(state.returned(tickets[3]!)) == "sleeper 2")  // then 30 ms
-    #expect(handedOn(state.returned(tickets[2]!)) == "advance 100")  // 40 ms is not due
-    #expect(state.takeNextEvent(for: advance, chained: true) == nil)
+    let result7 = state.waitForChain(advance, 100)  // the advance (token 100) suspends
+    #expect(result7)
+    let result8 = state.returned(tickets[1]!)  // 20 ms comes next
+    #expect(handedOn(result8) == "sleeper 3")
+    let result9 = state.returned(tickets[3]!)  // then 30 ms
+    #expect(handedOn(result9) == "sleeper 2")
+    let result10 = state.returned(tickets[2]!)  // 40 ms is not due
+    #expect(handedOn(result10) == "advance 100")
+    let result11 = state.takeNextEvent(for: advance, chained: true)
+    #expect(result11 == nil)
     let counts = state.endAdvance(advance)
     #expect(counts.sleepers == 3 && counts.work == 0)
     #expect(state.sleeperCount == 1 && state.resumedCount == 0)
@@ -397,11 +408,15 @@ struct TestClockStateTests {
       return
     }
     #expect(state.now == ms(10))
-    #expect(state.waitForChain(run, 100))
-    #expect(handedOn(state.returned(tickets[1]!)) == "sleeper 2")
+    let result12 = state.waitForChain(run, 100)
+    #expect(result12)
+    let result13 = state.returned(tickets[1]!)
+    #expect(handedOn(result13) == "sleeper 2")
     #expect(state.now == ms(20))  // time moved before sleeper 2 was resumed
-    #expect(handedOn(state.returned(tickets[2]!)) == "advance 100")
-    #expect(state.endAdvance(run).sleepers == 2)
+    let result14 = state.returned(tickets[2]!)
+    #expect(handedOn(result14) == "advance 100")
+    let result15 = state.endAdvance(run)
+    #expect(result15.sleepers == 2)
   }
 
   @Test func dueWorkGoesBackToTheAdvanceWhichRunsIt() {
@@ -412,8 +427,10 @@ struct TestClockStateTests {
     _ = state.moveTime(to: ms(20))
     let advance = state.beginAdvance(to: ms(20))
     _ = state.takeNextEvent(for: advance, chained: true)
-    #expect(state.waitForChain(advance, 100))
-    #expect(handedOn(state.returned(first)) == "advance 100")  // the work at 15 ms comes first
+    let result16 = state.waitForChain(advance, 100)
+    #expect(result16)
+    let result17 = state.returned(first)  // the work at 15 ms comes first
+    #expect(handedOn(result17) == "advance 100")
     guard case .work(let item) = state.takeNextEvent(for: advance, chained: true) else {
       Issue.record("expected the work item")
       return
@@ -424,7 +441,8 @@ struct TestClockStateTests {
       return
     }
     #expect(second == 2)
-    #expect(state.endAdvance(advance) == (sleepers: 2, work: 1))
+    let result18 = state.endAdvance(advance)
+    #expect(result18 == (sleepers: 2, work: 1))
   }
 
   @Test func aStoppedOrStalledChainNoLongerHandsOn() {
@@ -434,21 +452,25 @@ struct TestClockStateTests {
     _ = state.moveTime(to: ms(10))
     let advance = state.beginAdvance(to: ms(10))
     _ = state.takeNextEvent(for: advance, chained: true)
-    #expect(state.waitForChain(advance, 100))
+    let result19 = state.waitForChain(advance, 100)
+    #expect(result19)
     // The bound expires once with progress unknown, then with none since it started: a stall.
     guard case .stalled(let waiter) = state.checkStall(advance, returns: 0) else {
       Issue.record("expected a stall")
       return
     }
     #expect(waiter == 100)
-    #expect(handedOn(state.returned(first)) == "nobody")  // late: the advance went on without it
-    #expect(state.stopChain(advance) == nil)
+    let result20 = state.returned(first)  // late: the advance went on without it
+    #expect(handedOn(result20) == "nobody")
+    let result21 = state.stopChain(advance)
+    #expect(result21 == nil)
     guard case .sleeper(_, let second) = state.takeNextEvent(for: advance, chained: false) else {
       Issue.record("expected sleeper 2, not waited for")
       return
     }
     #expect(second == 2)
-    #expect(state.checkStallIsOver(advance))
+    let result22 = state.checkStallIsOver(advance)
+    #expect(result22)
   }
 
   @Test func aBoundThatSawProgressStartsAgain() {
@@ -458,8 +480,10 @@ struct TestClockStateTests {
     _ = state.moveTime(to: ms(10))
     let advance = state.beginAdvance(to: ms(10))
     _ = state.takeNextEvent(for: advance, chained: true)
-    #expect(state.waitForChain(advance, 100))
-    #expect(handedOn(state.returned(first)) == "sleeper 2")
+    let result23 = state.waitForChain(advance, 100)
+    #expect(result23)
+    let result24 = state.returned(first)
+    #expect(handedOn(result24) == "sleeper 2")
     guard case .progressed(let returns) = state.checkStall(advance, returns: 0) else {
       Issue.record("expected progress")
       return
