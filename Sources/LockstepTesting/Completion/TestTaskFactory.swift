@@ -155,7 +155,7 @@ public final class TestTaskFactory: TaskFactory, Sendable {
   ///   - line: The caller's line; leave the default.
   ///   - column: The caller's column; leave the default.
   /// - Throws: ``WaitTimeoutError``, or `CancellationError` when the waiting task is cancelled.
-  public func waitUntilIdle(
+  nonisolated(nonsending) public func waitUntilIdle(
     timeout: Duration = .seconds(10),
     fileID: StaticString = #fileID, filePath: StaticString = #filePath,
     line: UInt = #line, column: UInt = #column

@@ -133,15 +133,17 @@ extension TestClock {
   /// Suspends until the chain of `advance` hands back. The failure bound is `timeout` for each
   /// sleeper: when it expires with no sleeper of the chain returned since it started, the sleeper
   /// waited for is late; otherwise a new bound starts (so a late sleeper is found within one to
-  /// two times `timeout`). It is one timer for the whole chain, not one for each sleeper.
-  nonisolated(nonsending) private func waitForChain(of advance: UInt64, timeout: Duration) async
-    -> ChainEnd
-  {
+  /// two times `timeout`). It is one timer for the whole chain, not one for each sleeper. It runs
+  /// on the caller's actor and leaves it only while suspended.
+  private func waitForChain(
+    of advance: UInt64, timeout: Duration, isolation: isolated (any Actor)? = #isolation
+  ) async -> ChainEnd {
     let state = self.state
     let bound = StallBound()
     defer { bound.end() }
     do {
       try await withTaskCancellationHandler {
+        _ = isolation  // keeps the wait on the caller's actor (see `lockstepWait`)
         try await withCheckedThrowingContinuation { (continuation: Waiter<Void>) in
           guard state.withLock({ $0.waitForChain(advance, continuation) }) else {
             continuation.resume()
