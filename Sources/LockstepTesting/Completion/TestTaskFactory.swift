@@ -227,7 +227,8 @@ private func spawn<Success: Sendable>(
   name: String?, priority: TaskPriority?,
   operation: @escaping @Sendable @isolated(any) () async -> Success
 ) -> Task<Success, Never> {
-  if #available(LockstepTaskNames , *) {
+  // An unnamed task skips the name's task option record.
+  if #available(LockstepTaskNames , *), let name {
     return Task(name: name, priority: priority, operation: operation)
   }
   return Task(priority: priority, operation: operation)
@@ -237,7 +238,8 @@ private func spawnThrowing<Success: Sendable>(
   name: String?, priority: TaskPriority?,
   operation: @escaping @Sendable @isolated(any) () async throws -> Success
 ) -> Task<Success, any Error> {
-  if #available(LockstepTaskNames , *) {
+  // An unnamed task skips the name's task option record.
+  if #available(LockstepTaskNames , *), let name {
     return Task(name: name, priority: priority, operation: operation)
   }
   return Task(priority: priority, operation: operation)
