@@ -108,8 +108,7 @@ func debounceClockCase(quick: Bool) -> BenchmarkCase {
 /// Starts `count` tasks sleeping until 1…`count` ms (started in a shuffled order), waits until all
 /// are registered, then `run()`s the clock through every deadline and awaits every task. Returns
 /// the seconds spent registering, advancing and joining.
-private func sleepers(_ count: Int) async throws -> (register: Double, advance: Double, join: Double)
-{
+private func sleepers(_ count: Int) async throws -> (register: Double, advance: Double, join: Double) {
   let clock = TestClock()
   var generator = SystemRandomNumberGenerator()
   let deadlines = (1...count).shuffled(using: &generator)
