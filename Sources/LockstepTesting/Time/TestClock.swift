@@ -54,7 +54,10 @@
 ///
 /// `advance`, `run` and `waitForSleepers` are `nonisolated(nonsending)`: they run on the caller's
 /// actor and leave it only while they wait, so a main-actor test does not hop off the main actor
-/// for an advance that wakes nobody.
+/// for an advance that wakes nobody. While an advance waits, it does not come back between
+/// sleepers: each woken sleeper, once its `sleep` has returned, resumes the next one due, so a
+/// sleeper costs one task hop, and the advance resumes once when it is done (or when work of a
+/// ``TestQueue`` is due, which runs on the advance's caller).
 ///
 /// ## One timeline with `TestQueue`
 /// A `TestQueue(clock: clock)` keeps its scheduled work on this clock's timeline. Advancing the
@@ -314,8 +317,9 @@ public final class TestClock: Clock, Sendable, CustomStringConvertible {
   ///
   /// - Parameters:
   ///   - duration: How far to move time; a negative duration is a reported misuse.
-  ///   - timeout: A failure bound for a woken sleeper to return from `sleep` (it only
-  ///     elapses when the executor that runs the sleeper is blocked); reported as an issue.
+  ///   - timeout: A failure bound for each woken sleeper to return from `sleep` (it only
+  ///     elapses when the executor that runs the sleeper is blocked; a late sleeper is found
+  ///     within one to two times `timeout`); reported as an issue.
   ///   - fileID: The call site's file, captured automatically; failures are reported there.
   ///   - filePath: The call site's file path, captured automatically.
   ///   - line: The call site's line, captured automatically.
