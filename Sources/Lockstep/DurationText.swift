@@ -2,6 +2,9 @@ extension Duration {
   /// The duration as people write it: `80 ms`, `2.08 s`, `12.5 µs`, `0 s` — the largest unit
   /// in which it is at least 1, with the decimals it needs (at most six) and no trailing zeros.
   /// Exact: computed from the integer components, never through floating point.
+  ///
+  /// Cheap, because timelines and reports format many of them: no arrays, no searching for
+  /// trailing zeros in strings, one small string built once.
   package var lockstepText: String {
     let (seconds, attoseconds) = components
     // The magnitude in attoseconds, as seconds and a 0 ..< 10^18 remainder.
@@ -16,26 +19,35 @@ extension Duration {
         atto += 1_000_000_000_000_000_000
       }
     }
-    let sign = negative ? "-" : ""
     if wholeSeconds == 0 && atto == 0 { return "0 s" }
-    let units: [(name: String, attoseconds: Int64)] = [
-      ("ms", 1_000_000_000_000_000), ("µs", 1_000_000_000_000), ("ns", 1_000_000_000),
-    ]
+    let whole: Int64
+    let fraction: Int64
+    let per: Int64
+    let unit: String
     if wholeSeconds > 0 {
-      return sign + Self.decimal(whole: wholeSeconds, fraction: atto, per: 1_000_000_000_000_000_000) + " s"
+      (whole, fraction, per, unit) = (wholeSeconds, atto, 1_000_000_000_000_000_000, " s")
+    } else if atto >= 1_000_000_000_000_000 {
+      (whole, fraction, per, unit) = (
+        atto / 1_000_000_000_000_000, atto % 1_000_000_000_000_000, 1_000_000_000_000_000, " ms"
+      )
+    } else if atto >= 1_000_000_000_000 {
+      (whole, fraction, per, unit) = (
+        atto / 1_000_000_000_000, atto % 1_000_000_000_000, 1_000_000_000_000, " µs"
+      )
+    } else if atto >= 1_000_000_000 {
+      (whole, fraction, per, unit) = (atto / 1_000_000_000, atto % 1_000_000_000, 1_000_000_000, " ns")
+    } else {
+      (whole, fraction, per, unit) = (0, atto, 1_000_000_000, " ns")
     }
-    for unit in units where atto >= unit.attoseconds {
-      return sign
-        + Self.decimal(
-          whole: atto / unit.attoseconds, fraction: atto % unit.attoseconds, per: unit.attoseconds)
-        + " " + unit.name
-    }
-    return sign + Self.decimal(whole: 0, fraction: atto, per: 1_000_000_000) + " ns"
+    var text = negative ? "-" : ""
+    Self.appendDecimal(whole: whole, fraction: fraction, per: per, to: &text)
+    text += unit
+    return text
   }
 
-  /// `whole` and `fraction / per` as a decimal with at most six digits after the point, rounded
-  /// half up, trailing zeros dropped.
-  private static func decimal(whole: Int64, fraction: Int64, per: Int64) -> String {
+  /// Appends `whole` and `fraction / per` as a decimal with at most six digits after the point,
+  /// rounded half up, trailing zeros dropped.
+  private static func appendDecimal(whole: Int64, fraction: Int64, per: Int64, to text: inout String) {
     let scale: Int64 = 1_000_000
     // fraction / per * scale, rounded, without overflow (per <= 10^18, scale = 10^6).
     let step = per / scale
@@ -45,10 +57,17 @@ extension Duration {
       whole += 1
       micro -= scale
     }
-    guard micro > 0 else { return "\(whole)" }
-    var digits = String(micro)
-    digits = String(repeating: "0", count: 6 - digits.count) + digits
-    while digits.hasSuffix("0") { digits.removeLast() }
-    return "\(whole).\(digits)"
+    text += String(whole)
+    guard micro > 0 else { return }
+    // Drop trailing zeros arithmetically; `digits` is how many decimals are left.
+    var digits = 6
+    while micro % 10 == 0 {
+      micro /= 10
+      digits -= 1
+    }
+    let decimals = String(micro)
+    text += "."
+    for _ in decimals.utf8.count..<digits { text += "0" }
+    text += decimals
   }
 }

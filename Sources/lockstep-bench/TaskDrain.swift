@@ -71,7 +71,8 @@ func taskDrainCase(quick: Bool) -> BenchmarkCase {
       .compared(
         "task-drain", "time per task (create + drain)", ours / Double(created) * 1e6, "µs",
         against: "an array of task handles under a lock, drained one by one",
-        baseline: naive / Double(created) * 1e6, goal: "< 1", met: ours < naive)
+        baseline: naive / Double(created) * 1e6, goal: "≤ 0.8 (issue 14: faster than space-code's)",
+        met: ours <= 0.8 * naive)
     ]
   }
 }

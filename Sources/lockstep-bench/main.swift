@@ -20,6 +20,7 @@ let cases: [BenchmarkCase] = onlySelected([
   controlledCallsCase(quick: quick),
   debounceClockCase(quick: quick),
   sleepersClockCase(quick: quick),
+  autoAdvancingClockCase(quick: quick),
   runCostCase(quick: quick),
   schedulerCase(quick: quick),
   testQueueCase(quick: quick),

@@ -26,7 +26,7 @@
 /// wraps the closure to see it finish, and a wrapper cannot be isolated to an actor chosen at run
 /// time).
 public final class TestTaskFactory: TaskFactory, Sendable {
-  typealias Registry = TaskRegistry<Waiter<Void>, any CancellableTask>
+  typealias Registry = TaskRegistry<Waiter<Void>, TaskHandle>
   private let registry = Locked(Registry())
 
   /// Creates a factory with no tasks.
@@ -71,20 +71,24 @@ public final class TestTaskFactory: TaskFactory, Sendable {
     operation: sending @escaping @isolated(any) () async -> Success
   ) -> Task<Success, Never> {
     // `operation` was passed as `sending`: this function owns it and hands it to one task only.
-    let owned = Transferred(operation)
-    let onMainActor = isMainActor(isolationOf(owned.value))
-    return track(name: name, site: site) { slot, registry in
-      if onMainActor {
-        return spawn(name: name, priority: priority) { @MainActor in
-          defer { finish(slot, in: registry) }
-          return await owned.value()
-        }
+    nonisolated(unsafe) let operation = operation
+    let onMainActor = isMainActor(operation.isolation)
+    let registry = self.registry
+    let ticket = register(name: name, site: site)
+    let task: Task<Success, Never>
+    if onMainActor {
+      task = spawn(name: name, priority: priority) { @MainActor in
+        defer { finish(ticket, in: registry) }
+        return await operation()
       }
-      return spawn(name: name, priority: priority) {
-        defer { finish(slot, in: registry) }
-        return await owned.value()
+    } else {
+      task = spawn(name: name, priority: priority) {
+        defer { finish(ticket, in: registry) }
+        return await operation()
       }
     }
+    attach(TaskHandle(task), to: ticket, name: name, site: site)
+    return task
   }
 
   /// Creates the throwing task and records it. Production code calls
@@ -98,20 +102,24 @@ public final class TestTaskFactory: TaskFactory, Sendable {
     name: String?, priority: TaskPriority?, site: CallSite,
     operation: sending @escaping @isolated(any) () async throws -> Success
   ) -> Task<Success, any Error> {
-    let owned = Transferred(operation)
-    let onMainActor = isMainActor(isolationOf(owned.value))
-    return track(name: name, site: site) { slot, registry in
-      if onMainActor {
-        return spawnThrowing(name: name, priority: priority) { @MainActor in
-          defer { finish(slot, in: registry) }
-          return try await owned.value()
-        }
+    nonisolated(unsafe) let operation = operation
+    let onMainActor = isMainActor(operation.isolation)
+    let registry = self.registry
+    let ticket = register(name: name, site: site)
+    let task: Task<Success, any Error>
+    if onMainActor {
+      task = spawnThrowing(name: name, priority: priority) { @MainActor in
+        defer { finish(ticket, in: registry) }
+        return try await operation()
       }
-      return spawnThrowing(name: name, priority: priority) {
-        defer { finish(slot, in: registry) }
-        return try await owned.value()
+    } else {
+      task = spawnThrowing(name: name, priority: priority) {
+        defer { finish(ticket, in: registry) }
+        return try await operation()
       }
     }
+    attach(TaskHandle(task), to: ticket, name: name, site: site)
+    return task
   }
 
   /// Cancels every task created so far that has not finished. Tasks created later are not
@@ -147,7 +155,7 @@ public final class TestTaskFactory: TaskFactory, Sendable {
   ///   - line: The caller's line; leave the default.
   ///   - column: The caller's column; leave the default.
   /// - Throws: ``WaitTimeoutError``, or `CancellationError` when the waiting task is cancelled.
-  public func waitUntilIdle(
+  nonisolated(nonsending) public func waitUntilIdle(
     timeout: Duration = .seconds(10),
     fileID: StaticString = #fileID, filePath: StaticString = #filePath,
     line: UInt = #line, column: UInt = #column
@@ -163,41 +171,51 @@ public final class TestTaskFactory: TaskFactory, Sendable {
       },
       depart: { id in registry.withLock { $0.departIdleWaiter(id) } },
       pending: { registry.withLock { $0.unfinishedDescriptions } })
+    _ = registry.withLock { $0.takeRetired(ifAtLeast: 0) }
   }
 
-  /// Registers a task and creates it in one critical section, so that its handle is stored before
-  /// anyone can ask to cancel it. Creating a task only enqueues it: no user code runs under the
-  /// lock, and a task that finishes at once simply waits for the lock to record it.
-  private func track<Success, Failure>(
-    name: String?, site: CallSite, create: (Int, Locked<Registry>) -> Task<Success, Failure>
-  ) -> Task<Success, Failure> {
-    let task = registry.withLock { state in
-      let slot = state.register(name: name, site: site)
-      let task = create(slot, registry)
-      _ = state.attach(task, to: slot)
-      return task
+  /// Records a new task; drops a batch of finished tasks' handles if enough have piled up (see
+  /// ``TaskRegistry/takeRetired(ifAtLeast:)``), after unlocking.
+  private func register(name: String?, site: CallSite) -> Registry.Ticket {
+    let (ticket, retired) = registry.withLock {
+      ($0.register(name: name, site: site), $0.takeRetired(ifAtLeast: 64))
     }
-    CurrentRun.noteCreated(task, name: name, site: site)
-    return task
+    withExtendedLifetime(retired) {}  // dropped here, on the creating thread, outside the lock
+    return ticket
+  }
+
+  /// Stores the handle of a task that was just created (unless it has already finished), and
+  /// cancels it at once when ``cancelAll()`` ran between its registration and now. The task is
+  /// created outside the lock: its creation enqueues it, and a task that starts and finishes at
+  /// once must not wait for the lock its creator holds.
+  private func attach(_ handle: TaskHandle, to ticket: Registry.Ticket, name: String?, site: CallSite) {
+    if registry.withLock({ $0.attach(handle, to: ticket) }) { handle.cancel() }
+    CurrentRun.noteCreated(handle.task, name: name, site: site)
   }
 }
 
 // MARK: - Creating the underlying tasks
 
-private func finish(_ slot: Int, in registry: Locked<TestTaskFactory.Registry>) {
+private func finish(
+  _ ticket: TestTaskFactory.Registry.Ticket, in registry: Locked<TestTaskFactory.Registry>
+) {
   CurrentRun.noteFinished()
-  let waiters = registry.withLock { $0.finish(slot) }
+  let waiters = registry.withLock { $0.finish(ticket.slot) }
   for waiter in waiters { waiter.resume() }
 }
 
-/// Carries a value that was received as `sending` into exactly one other isolation domain.
-struct Transferred<Value>: @unchecked Sendable {
-  let value: Value
-  init(_ value: sending Value) { self.value = value }
-}
+/// A task's handle with its result type erased, to store and cancel it without runtime metadata
+/// or an existential: every `Task` is one reference to the runtime's task object, whatever its
+/// `Success` and `Failure`, and cancelling does not depend on them.
+struct TaskHandle: CancellableTask {
+  /// The task, typed as no particular task (it is never awaited through this handle).
+  let task: Task<Never, Never>
 
-func isolationOf<Success>(_ operation: @isolated(any) () async throws -> Success) -> (any Actor)? {
-  operation.isolation
+  init<Success, Failure>(_ task: Task<Success, Failure>) {
+    self.task = unsafeBitCast(task, to: Task<Never, Never>.self)
+  }
+
+  func cancel() { task.cancel() }
 }
 
 func isMainActor(_ actor: (any Actor)?) -> Bool {
@@ -209,7 +227,8 @@ private func spawn<Success: Sendable>(
   name: String?, priority: TaskPriority?,
   operation: @escaping @Sendable @isolated(any) () async -> Success
 ) -> Task<Success, Never> {
-  if #available(LockstepTaskNames , *) {
+  // An unnamed task skips the name's task option record.
+  if #available(LockstepTaskNames , *), let name {
     return Task(name: name, priority: priority, operation: operation)
   }
   return Task(priority: priority, operation: operation)
@@ -219,7 +238,8 @@ private func spawnThrowing<Success: Sendable>(
   name: String?, priority: TaskPriority?,
   operation: @escaping @Sendable @isolated(any) () async throws -> Success
 ) -> Task<Success, any Error> {
-  if #available(LockstepTaskNames , *) {
+  // An unnamed task skips the name's task option record.
+  if #available(LockstepTaskNames , *), let name {
     return Task(name: name, priority: priority, operation: operation)
   }
   return Task(priority: priority, operation: operation)

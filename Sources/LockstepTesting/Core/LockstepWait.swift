@@ -14,12 +14,15 @@
 ///   ``WaitTimeoutError`` naming `awaited`, `timeout`, `site` and what was pending.
 ///
 /// The limit is only a failure bound: a Dispatch timer (see ``Timeouts``) that a passing test
-/// cancels, or a timer in virtual time inside a deterministic run. The function is
-/// `nonisolated(nonsending)`: it runs on the caller's actor and leaves it only while suspended.
-nonisolated(nonsending) func lockstepWait(
+/// cancels, or a timer in virtual time inside a deterministic run. The function runs on the
+/// caller's actor (`isolation`, leave the default) and leaves it only while suspended: a wait that
+/// need not suspend costs no thread hop, and a resumed one goes straight back to the caller's
+/// actor.
+func lockstepWait(
   for awaited: @autoclosure @escaping @Sendable () -> String,
   timeout: Duration,
   site: CallSite,
+  isolation: isolated (any Actor)? = #isolation,
   arrive: (WaiterID, Waiter<Void>) -> Bool,
   depart: @escaping @Sendable (WaiterID) -> Waiter<Void>?,
   pending: @escaping @Sendable () -> [String]
@@ -28,6 +31,9 @@ nonisolated(nonsending) func lockstepWait(
   let timer = Locked<(any CancellableTask)?>(nil)
   defer { timer.withLock { $0 }?.cancel() }
   try await withTaskCancellationHandler {
+    // Capturing the isolated parameter keeps this closure on the caller's actor: without it, the
+    // closure is nonisolated and its wait would resume on the global executor, then hop back.
+    _ = isolation
     try await withCheckedThrowingContinuation { (continuation: Waiter<Void>) in
       guard arrive(id, continuation) else {
         continuation.resume()

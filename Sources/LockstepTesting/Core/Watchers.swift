@@ -27,8 +27,13 @@ struct Watchers<Target, Waiter> {
   /// Removes and returns the watchers whose target is now reached, in the order they arrived.
   mutating func takeReached(_ isReached: (Target) -> Bool) -> [Waiter] {
     guard !entries.isEmpty else { return [] }
-    let due = entries.filter { isReached($0.value.target) }.sorted { $0.key < $1.key }
-    for (id, _) in due { entries[id] = nil }
-    return due.map(\.value.waiter)
+    // One pass, and an array only when somebody is reached: most calls reach nobody.
+    var due: [(id: WaiterID, waiter: Waiter)] = []
+    for (id, entry) in entries where isReached(entry.target) { due.append((id, entry.waiter)) }
+    guard !due.isEmpty else { return [] }
+    due.sort { $0.id < $1.id }
+    for watcher in due { entries[watcher.id] = nil }
+    return due.map(\.waiter)
   }
+
 }

@@ -36,8 +36,22 @@ struct Heap<Element: Comparable> {
     guard !storage.isEmpty else { return nil }
     if storage.count == 1 { return storage.removeLast() }
     let smallest = storage[0]
-    storage[0] = storage.removeLast()
-    siftDown(from: 0)
+    let last = storage.removeLast()
+    // Floyd's bottom-up pop: move the hole at the root down along the smaller children to a leaf
+    // (one comparison a level), then sift the last element up from there — it came from the
+    // bottom, so it rarely climbs far. About half the comparisons of sifting it down from the top.
+    let count = storage.count
+    var hole = 0
+    while true {
+      let left = 2 * hole + 1
+      guard left < count else { break }
+      let right = left + 1
+      let smaller = right < count && storage[right] < storage[left] ? right : left
+      storage[hole] = storage[smaller]
+      hole = smaller
+    }
+    storage[hole] = last
+    siftUp(from: hole)
     return smallest
   }
 

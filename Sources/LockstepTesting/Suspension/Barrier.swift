@@ -91,7 +91,7 @@ public final class Barrier: Sendable, CustomStringConvertible {
   ///
   /// - Throws: ``WaitTimeoutError`` saying how many of the parties arrived, or
   ///   `CancellationError`. Either way the party leaves the round.
-  public func arriveAndWait(
+  nonisolated(nonsending) public func arriveAndWait(
     timeout: Duration = .seconds(10),
     fileID: StaticString = #fileID, filePath: StaticString = #filePath,
     line: UInt = #line, column: UInt = #column

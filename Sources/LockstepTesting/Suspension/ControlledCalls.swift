@@ -157,11 +157,19 @@ public final class ControlledCalls<Argument: Sendable, Output: Sendable>: Sendab
   /// - Throws: The error passed to ``fail(_:with:fileID:filePath:line:column:)`` or
   ///   ``failAll(_:)``; `CancellationError` when the instance honours cancellation;
   ///   ``ControlledCallNotCompletedError`` when the teardown check ended the call.
-  public func call(_ argument: Argument) async throws -> Output {
+  nonisolated(nonsending) public func call(_ argument: Argument) async throws -> Output {
     let state = self.state
     let (id, satisfied, immediate) = state.withLock { $0.register(argument) }
     for watcher in satisfied { watcher.resume() }
     if let immediate { return try immediate.get() }
+    return try await awaitOutcome(of: id)
+  }
+
+  /// Suspends the caller of call `id` until the test completes it, on the caller's actor.
+  private func awaitOutcome(
+    of id: Int, isolation: isolated (any Actor)? = #isolation
+  ) async throws -> Output {
+    let state = self.state
     let name = self.name
     switch cancellation {
     case .ignored:
@@ -177,7 +185,8 @@ public final class ControlledCalls<Argument: Sendable, Output: Sendable>: Sendab
       // If the task is already cancelled, `onCancel` runs first and ends the registered call;
       // `attach` then delivers the CancellationError at once.
       return try await withTaskCancellationHandler {
-        try await withCheckedThrowingContinuation { (waiter: Waiter<Output>) in
+        _ = isolation  // keeps the wait on the caller's actor (see `lockstepWait`)
+        return try await withCheckedThrowingContinuation { (waiter: Waiter<Output>) in
           if let outcome = state.withLock({ $0.attach(id, waiter) }) {
             waiter.resume(with: outcome)
           } else {
@@ -255,7 +264,7 @@ public final class ControlledCalls<Argument: Sendable, Output: Sendable>: Sendab
   /// - Returns: The call's argument.
   /// - Throws: ``WaitTimeoutError``, or `CancellationError` if the waiting task is cancelled.
   @discardableResult
-  public func waitUntilPending(
+  nonisolated(nonsending) public func waitUntilPending(
     _ id: Int, timeout: Duration = .seconds(10),
     fileID: StaticString = #fileID, filePath: StaticString = #filePath,
     line: UInt = #line, column: UInt = #column
@@ -281,7 +290,7 @@ public final class ControlledCalls<Argument: Sendable, Output: Sendable>: Sendab
   /// ```
   ///
   /// - Throws: ``WaitTimeoutError`` listing the calls that did arrive, or `CancellationError`.
-  public func waitUntilCallCount(
+  nonisolated(nonsending) public func waitUntilCallCount(
     _ count: Int, timeout: Duration = .seconds(10),
     fileID: StaticString = #fileID, filePath: StaticString = #filePath,
     line: UInt = #line, column: UInt = #column
@@ -291,7 +300,7 @@ public final class ControlledCalls<Argument: Sendable, Output: Sendable>: Sendab
       count, awaited: "\(count) call(s) of \(name)", timeout: timeout, site: site)
   }
 
-  private func waitForArrivals(
+  nonisolated(nonsending) private func waitForArrivals(
     _ target: Int, awaited: String, timeout: Duration, site: CallSite
   ) async throws {
     let state = self.state
@@ -496,7 +505,7 @@ extension ControlledCalls where Argument == Void {
   /// ```swift
   /// func refresh() async throws -> Feed { try await calls.call() }
   /// ```
-  public func call() async throws -> Output { try await call(()) }
+  nonisolated(nonsending) public func call() async throws -> Output { try await call(()) }
 }
 
 extension ControlledCalls where Output == Void {

@@ -89,7 +89,7 @@ public final class Gate: Sendable, CustomStringConvertible {
   ///   - line: The caller's line; leave the default.
   ///   - column: The caller's column; leave the default.
   /// - Throws: ``WaitTimeoutError``, or `CancellationError` if the waiting task is cancelled.
-  public func wait(
+  nonisolated(nonsending) public func wait(
     timeout: Duration = .seconds(10),
     fileID: StaticString = #fileID, filePath: StaticString = #filePath,
     line: UInt = #line, column: UInt = #column
@@ -131,7 +131,7 @@ public final class Gate: Sendable, CustomStringConvertible {
   /// ```
   ///
   /// - Throws: ``WaitTimeoutError`` naming the gate and how many arrived, or `CancellationError`.
-  public func waitForArrivals(
+  nonisolated(nonsending) public func waitForArrivals(
     _ count: Int = 1, timeout: Duration = .seconds(10),
     fileID: StaticString = #fileID, filePath: StaticString = #filePath,
     line: UInt = #line, column: UInt = #column

@@ -104,7 +104,7 @@ public final class KeyedGates<Key: Hashable & Sendable>: Sendable, CustomStringC
   ///   - line: The caller's line; leave the default.
   ///   - column: The caller's column; leave the default.
   /// - Throws: ``WaitTimeoutError``, or `CancellationError` if the waiting task is cancelled.
-  public func wait(
+  nonisolated(nonsending) public func wait(
     for key: Key, timeout: Duration = .seconds(10),
     fileID: StaticString = #fileID, filePath: StaticString = #filePath,
     line: UInt = #line, column: UInt = #column
@@ -145,7 +145,7 @@ public final class KeyedGates<Key: Hashable & Sendable>: Sendable, CustomStringC
   /// ```
   ///
   /// - Throws: ``WaitTimeoutError`` listing the keys that were requested, or `CancellationError`.
-  public func waitForRequests(
+  nonisolated(nonsending) public func waitForRequests(
     _ count: Int, timeout: Duration = .seconds(10),
     fileID: StaticString = #fileID, filePath: StaticString = #filePath,
     line: UInt = #line, column: UInt = #column
@@ -163,7 +163,7 @@ public final class KeyedGates<Key: Hashable & Sendable>: Sendable, CustomStringC
   /// ```
   ///
   /// - Throws: ``WaitTimeoutError`` listing the keys that were requested, or `CancellationError`.
-  public func waitForRequest(
+  nonisolated(nonsending) public func waitForRequest(
     of key: Key, timeout: Duration = .seconds(10),
     fileID: StaticString = #fileID, filePath: StaticString = #filePath,
     line: UInt = #line, column: UInt = #column
@@ -173,7 +173,7 @@ public final class KeyedGates<Key: Hashable & Sendable>: Sendable, CustomStringC
       timeout: timeout, site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
-  private func watch(
+  nonisolated(nonsending) private func watch(
     _ target: KeyedGatesState<Key, Waiter<Void>>.Target, awaited: String, timeout: Duration,
     site: CallSite
   ) async throws {

@@ -54,7 +54,10 @@
 ///
 /// `advance`, `run` and `waitForSleepers` are `nonisolated(nonsending)`: they run on the caller's
 /// actor and leave it only while they wait, so a main-actor test does not hop off the main actor
-/// for an advance that wakes nobody.
+/// for an advance that wakes nobody. While an advance waits, it does not come back between
+/// sleepers: each woken sleeper, once its `sleep` has returned, resumes the next one due, so a
+/// sleeper costs one task hop, and the advance resumes once when it is done (or when work of a
+/// ``TestQueue`` is due, which runs on the advance's caller).
 ///
 /// ## One timeline with `TestQueue`
 /// A `TestQueue(clock: clock)` keeps its scheduled work on this clock's timeline. Advancing the
@@ -246,16 +249,16 @@ public final class TestClock: Clock, Sendable, CustomStringConvertible {
   public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
     try Task.checkCancellation()
     let state = self.state
-    if deadline.offset <= state.withLock({ $0.now }) { return }
-    let id = WaiterID.next()
+    // The place is taken before suspending, so that the cancellation handler has a ticket.
+    guard let ticket = state.withLock({ $0.reserve(until: deadline.offset) }) else { return }
     let task = sleepingTaskName()
     try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { (continuation: Waiter<Void>) in
         let decision = state.withLock {
-          $0.sleep(id, until: deadline.offset, continuation, isCancelled: Task.isCancelled, task: task)
+          $0.attach(ticket, continuation, isCancelled: Task.isCancelled, task: task)
         }
         switch decision {
-        case .suspended(let satisfied):
+        case .suspended(_, let satisfied):
           for watcher in satisfied { watcher.resume() }
           if self.advancesAutomatically { self.wakeInDeterministicRun(at: deadline.offset) }
           _ = CurrentRun.noteWait(for: "the TestClock to reach \(deadline)")
@@ -266,12 +269,15 @@ public final class TestClock: Clock, Sendable, CustomStringConvertible {
         }
       }
     } onCancel: {
-      state.withLock { $0.cancel(id) }?.resume(throwing: CancellationError())
+      state.withLock { $0.cancel(ticket) }?.resume(throwing: CancellationError())
     }
-    // Woken by an advance (or the deadline passed while registering): tell the advance that this
-    // sleeper is running again.
-    let watchers = state.withLock { $0.returned(id) }
-    for watcher in watchers { watcher.resume() }
+    // Woken by an advance (or the deadline passed while registering): this sleeper is running
+    // again. The advance that woke it goes on from here: with the next sleeper due, or itself.
+    switch state.withLock({ $0.returned(ticket) }) {
+    case .none: break
+    case .sleeper(let next): next.resume()
+    case .advance(let advance): advance.resume()
+    }
   }
 
   /// Inside a deterministic run, asks the run to advance this clock to `deadline` once nothing
@@ -311,8 +317,9 @@ public final class TestClock: Clock, Sendable, CustomStringConvertible {
   ///
   /// - Parameters:
   ///   - duration: How far to move time; a negative duration is a reported misuse.
-  ///   - timeout: A failure bound for a woken sleeper to return from `sleep` (it only
-  ///     elapses when the executor that runs the sleeper is blocked); reported as an issue.
+  ///   - timeout: A failure bound for each woken sleeper to return from `sleep` (it only
+  ///     elapses when the executor that runs the sleeper is blocked; a late sleeper is found
+  ///     within one to two times `timeout`); reported as an issue.
   ///   - fileID: The call site's file, captured automatically; failures are reported there.
   ///   - filePath: The call site's file path, captured automatically.
   ///   - line: The call site's line, captured automatically.
@@ -411,18 +418,5 @@ public final class TestClock: Clock, Sendable, CustomStringConvertible {
       arrive: { id, waiter in state.withLock { $0.watchSleepers(id, target: count, waiter) } },
       depart: { id in state.withLock { $0.departCountWatcher(id) } },
       pending: { [self] in ["\(sleeperCount) of \(count) sleeping; \(self)"] })
-  }
-
-  nonisolated(nonsending) func waitForReturn(of sleeper: WaiterID, timeout: Duration, site: CallSite)
-    async throws
-  {
-    let state = self.state
-    try await lockstepWait(
-      for: "a woken sleeper to return from TestClock.sleep",
-      timeout: timeout,
-      site: site,
-      arrive: { id, waiter in state.withLock { $0.watchReturn(id, of: sleeper, waiter) } },
-      depart: { id in state.withLock { $0.departReturnWatcher(id) } },
-      pending: { ["sleeper \(sleeper)"] })
   }
 }

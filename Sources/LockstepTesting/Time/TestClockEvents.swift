@@ -1,6 +1,13 @@
 /// The events of a ``TestClock``'s time — its sleepers and the work of every ``TestQueue`` on it —
 /// and the one implementation of advancing through them that `TestClock.advance`/`run` and
 /// `TestQueue.advance`/`run` share.
+///
+/// An advance resumes the sleepers due one at a time, each after the previous one's `sleep` has
+/// returned in its own task. It does not hop back to its own task in between: the sleeper that
+/// returns resumes the next one due (see ``TestClockState/returned(_:)``), so each sleeper costs
+/// one task hop, not two. The advance waits until the chain hands back — when work is due (it
+/// runs on the advance's task), when nothing more is due, or every few hundred sleepers (so that
+/// `run()` can check its time limit) — bounded by `timeout` for each sleeper to return.
 extension TestClock {
   /// What one advance did: sleepers woken and work items run (of every `TestQueue` on the clock).
   struct AdvanceCounts {
@@ -14,13 +21,14 @@ extension TestClock {
   nonisolated(nonsending) func advanceEvents(
     by duration: Duration, caller: String, timeout: Duration, site: CallSite
   ) async -> AdvanceCounts {
-    let moved = state.withLock { state in state.moveTime(by: duration) == nil ? state.now : nil }
-    guard let target = moved else {
+    let advance = state.withLock { state in
+      state.moveTime(by: duration) == nil ? state.beginAdvance(to: state.now) : nil
+    }
+    guard let advance else {
       reportBackwards(caller, site: site)
       return AdvanceCounts()
     }
-    let limit = ContinuousClock.now.advanced(by: timeout)
-    return await runDueEvents(upTo: target, limit: limit, caller: caller, timeout: timeout, site: site)
+    return await drive(advance, runs: false, caller: caller, timeout: timeout, site: site)
   }
 
   /// Moves time to `target`, then takes the due events one at a time: woken sleepers and work of
@@ -30,12 +38,14 @@ extension TestClock {
   nonisolated(nonsending) func advanceEvents(
     to target: Duration, caller: String, timeout: Duration, site: CallSite
   ) async -> AdvanceCounts {
-    guard state.withLock({ $0.moveTime(to: target) }) == nil else {
+    let advance = state.withLock { state in
+      state.moveTime(to: target) == nil ? state.beginAdvance(to: target) : nil
+    }
+    guard let advance else {
       reportBackwards(caller, site: site)
       return AdvanceCounts()
     }
-    let limit = ContinuousClock.now.advanced(by: timeout)
-    return await runDueEvents(upTo: target, limit: limit, caller: caller, timeout: timeout, site: site)
+    return await drive(advance, runs: false, caller: caller, timeout: timeout, site: site)
   }
 
   /// The one misuse message of every advance of a `TestClock` or `TestQueue` that would move time
@@ -51,18 +61,50 @@ extension TestClock {
   nonisolated(nonsending) func runEvents(caller: String, timeout: Duration, site: CallSite) async
     -> AdvanceCounts
   {
+    let advance = state.withLock { $0.beginAdvance(to: nil) }
+    return await drive(advance, runs: true, caller: caller, timeout: timeout, site: site)
+  }
+
+  /// Takes and applies the events of `advance` one at a time, until none is due. Every due sleeper
+  /// is resumed even if this task is cancelled or a sleeper is late; only the waiting is skipped
+  /// then. `runs`: a `run()`, which gives up after `timeout` of real time.
+  nonisolated(nonsending) private func drive(
+    _ advance: UInt64, runs: Bool, caller: String, timeout: Duration, site: CallSite
+  ) async -> AdvanceCounts {
+    let state = self.state
     let limit = ContinuousClock.now.advanced(by: timeout)
-    var counts = AdvanceCounts()
-    while let next = state.withLock({ $0.nextEventDeadline() }) {
-      let target = state.withLock { state in
-        _ = state.moveTime(to: next)
-        return state.now
+    var waiting = !Task.isCancelled
+    var work = 0
+    while let event = state.withLock({ $0.takeNextEvent(for: advance, chained: waiting) }) {
+      switch event {
+      case .sleeper(_, let waiter):
+        waiter.resume()
+        guard waiting else { break }
+        switch await waitForChain(of: advance, timeout: timeout) {
+        case .handedBack:
+          if Task.isCancelled { waiting = false }
+        case .cancelled:
+          waiting = false
+        case .stalled(let sleeper):
+          reportIssue(
+            "\(caller): woken sleeper \(sleeper) did not return from sleep within "
+              + "\(timeout.lockstepText); is the executor that runs it blocked? \(self)",
+            at: site)
+          waiting = false
+        }
+      case .work(let item):
+        item.body()
+        work += 1
+        if work % 4096 == 0, ContinuousClock.now >= limit {
+          reportIssue(
+            "\(caller) gave up after \(timeout.lockstepText) of real time: work due now keeps scheduling more "
+              + "work due now (an endless loop?). \(self)",
+            at: site)
+          let (sleepers, items) = state.withLock { $0.endAdvance(advance) }
+          return AdvanceCounts(sleepers: sleepers, work: items)
+        }
       }
-      let step = await runDueEvents(
-        upTo: target, limit: limit, caller: caller, timeout: timeout, site: site)
-      counts.sleepers += step.sleepers
-      counts.work += step.work
-      if ContinuousClock.now >= limit, state.withLock({ $0.nextEventDeadline() }) != nil {
+      if runs, ContinuousClock.now >= limit, state.withLock({ $0.nextEventDeadline() }) != nil {
         reportIssue(
           "\(caller) gave up after \(timeout.lockstepText) of real time with sleepers or work left (does the "
             + "code under test sleep or reschedule in an endless loop? advance(to:) a bounded time "
@@ -71,46 +113,95 @@ extension TestClock {
         break
       }
     }
-    return counts
+    let (sleepers, items) = state.withLock { $0.endAdvance(advance) }
+    return AdvanceCounts(sleepers: sleepers, work: items)
   }
 
-  /// Takes and applies the events due by `target`, one at a time. Every due sleeper is resumed
-  /// even if this task is cancelled or a sleeper is late; only the waiting is skipped then.
-  nonisolated(nonsending) private func runDueEvents(
-    upTo target: Duration, limit: ContinuousClock.Instant, caller: String, timeout: Duration,
-    site: CallSite
-  ) async -> AdvanceCounts {
-    var counts = AdvanceCounts()
-    var waiting = true
-    while let event = state.withLock({ $0.takeNextEvent(upTo: target) }) {
-      switch event {
-      case .sleeper(let id, let waiter):
-        counts.sleepers += 1
-        waiter.resume()
-        guard waiting else { continue }
-        do {
-          try await waitForReturn(of: id, timeout: timeout, site: site)
-        } catch is CancellationError {
-          waiting = false
-        } catch {
-          reportIssue(
-            "\(caller): woken sleeper \(counts.sleepers) did not return from sleep within "
-              + "\(timeout.lockstepText); is the executor that runs it blocked? \(error)",
-            at: site)
-          waiting = false
+  /// How a wait for the sleepers of an advance's chain ended.
+  private enum ChainEnd {
+    case handedBack
+    case cancelled
+    /// The `sleeper`-th sleeper the advance woke did not return within the bound.
+    case stalled(sleeper: Int)
+  }
+
+  /// The error a stalled chain resumes its advance with.
+  private struct ChainStalled: Error {
+    let sleeper: Int
+  }
+
+  /// Suspends until the chain of `advance` hands back. The failure bound is `timeout` for each
+  /// sleeper: when it expires with no sleeper of the chain returned since it started, the sleeper
+  /// waited for is late; otherwise a new bound starts (so a late sleeper is found within one to
+  /// two times `timeout`). It is one timer for the whole chain, not one for each sleeper. It runs
+  /// on the caller's actor and leaves it only while suspended.
+  private func waitForChain(
+    of advance: UInt64, timeout: Duration, isolation: isolated (any Actor)? = #isolation
+  ) async -> ChainEnd {
+    let state = self.state
+    let bound = StallBound()
+    defer { bound.end() }
+    do {
+      try await withTaskCancellationHandler {
+        _ = isolation  // keeps the wait on the caller's actor (see `lockstepWait`)
+        try await withCheckedThrowingContinuation { (continuation: Waiter<Void>) in
+          guard state.withLock({ $0.waitForChain(advance, continuation) }) else {
+            continuation.resume()
+            return
+          }
+          // Inside a deterministic run, tell the timeline. Exploration may cancel the task right
+          // here: the cancellation handler then ends the wait at once.
+          if CurrentRun.noteWait(for: "the woken sleepers to return from TestClock.sleep") { return }
+          bound.start(after: timeout, returns: state.withLock { $0.chainReturns(of: advance) }) {
+            returns in
+            switch state.withLock({ $0.checkStall(advance, returns: returns) }) {
+            case .progressed(let returns): return returns
+            case .stalled(let waiter):
+              let sleeper = state.withLock { $0.sleepersWoken(by: advance) }
+              waiter.resume(throwing: ChainStalled(sleeper: sleeper))
+              return nil
+            case .over: return nil
+            }
+          }
         }
-      case .work(let item):
-        counts.work += 1
-        item.body()
-        if counts.work % 4096 == 0, ContinuousClock.now >= limit {
-          reportIssue(
-            "\(caller) gave up after \(timeout.lockstepText) of real time: work due now keeps scheduling more "
-              + "work due now (an endless loop?). \(self)",
-            at: site)
-          return counts
-        }
+      } onCancel: {
+        state.withLock { $0.stopChain(advance) }?.resume(throwing: CancellationError())
       }
+      return .handedBack
+    } catch let stalled as ChainStalled {
+      return .stalled(sleeper: stalled.sleeper)
+    } catch {
+      return .cancelled
     }
-    return counts
+  }
+}
+
+/// The failure bound of one wait for a chain: a timer that, when it expires, asks whether the
+/// chain made progress and starts again if it did. Ending it cancels the timer and any restart.
+private final class StallBound: Sendable {
+  private let timer = Locked<(ended: Bool, timer: (any CancellableTask)?)>((false, nil))
+
+  /// Starts the timer; when it expires, `check` gets the progress counted at the start and
+  /// returns the progress to count from for another round, or nil to stop.
+  func start(
+    after timeout: Duration, returns: Int, _ check: @escaping @Sendable (Int) -> Int?
+  ) {
+    let next = Timeouts.start(after: timeout) { [self] in
+      guard let returns = check(returns) else { return }
+      start(after: timeout, returns: returns, check)
+    }
+    let cancel = timer.withLock { state -> Bool in
+      if state.ended { return true }
+      state.timer = next
+      return false
+    }
+    if cancel { next.cancel() }
+  }
+
+  func end() {
+    timer.withLock { state in
+      state.ended = true
+      return state.timer.take()
+    }?.cancel()
   }
 }

@@ -1,27 +1,41 @@
 /// The pure state machine behind ``TestClock``: the current time, the suspended sleepers ordered by
-/// deadline, and the tests waiting for sleepers. It decides; the clock applies the decisions
-/// (resumes continuations, reports misuse) outside its lock.
+/// deadline, the advances in progress, and the tests waiting for sleepers. It decides; the clock
+/// applies the decisions (resumes continuations, reports misuse) outside its lock.
 ///
 /// Generic over the waiter token so it can be tested without threads or continuations.
 ///
 /// A sleeper goes through these phases, each a decision of this type:
-/// 1. `sleep` — registered (suspended), or told to return at once (deadline not in the future) or
-///    to throw (its task was already cancelled: never counted as a sleeper).
+/// 1. `reserve` and `attach` (or `sleep`, both at once) — given a ticket before its task suspends,
+///    then registered (suspended), or told to return at once (deadline not in the future) or to
+///    throw (its task was already cancelled: never counted as a sleeper).
 /// 2. `cancel` — removed before it was woken; the caller resumes it with `CancellationError`.
 ///    Cancelling a sleeper that is not registered (not yet, or not any more) does nothing.
-/// 3. `advance` — woken: removed from the sleepers, returned in deadline order (ties in
-///    registration order) and remembered as *resumed* until…
-/// 4. `returned` — its `sleep` call has returned in its own task.
+/// 3. `takeNextEvent` or `advance` — woken: removed from the sleepers, taken in deadline order
+///    (ties in registration order) and remembered as *resumed* until…
+/// 4. `returned` — its `sleep` call has returned in its own task. When an advance woke it and
+///    waits for it, this is also where the advance goes on: the returning sleeper hands on to the
+///    next sleeper due (a *chain*: one task hop per sleeper instead of two), or back to the
+///    advance when what comes next is work, nothing, or a pause.
+///
+/// Sleepers live in reusable slots and the heap holds slot numbers, so no per-sleeper path hashes
+/// or allocates: every one is O(1) or O(log n) in the number of sleepers.
 ///
 /// The clock's timeline is shared with every `TestQueue` created on it: their scheduled work
 /// lives here too, in a second heap ordered like the sleepers (deadline, then one sequence
-/// number shared with the sleepers), so that ``takeNextEvent(upTo:)`` can hand out sleepers and
+/// number shared with the sleepers), so that ``takeNextEvent(for:chained:)`` can hand out sleepers and
 /// work items interleaved in deadline order.
 struct TestClockState<Waiter> {
+  /// A sleeper, from the moment it reserves its place until its `sleep` returns: its slot, and
+  /// its sequence number, which tells it from later sleepers in the same slot.
+  struct SleeperTicket: Hashable, Sendable {
+    let slot: Int
+    let sequence: UInt64
+  }
+
   /// What happened to a sleeper that arrived.
   enum SleepDecision {
     /// Stored: the sleeper suspends. `satisfied` are the sleeper-count watchers to resume.
-    case suspended(satisfied: [Waiter])
+    case suspended(SleeperTicket, satisfied: [Waiter])
     /// The deadline is not in the future: return without suspending.
     case elapsed
     /// The sleeper's task was already cancelled: throw `CancellationError`, never counted.
@@ -31,7 +45,7 @@ struct TestClockState<Waiter> {
   /// What an advance decided.
   enum AdvanceDecision {
     /// Time moved to the target; these sleepers are due, in the order to resume them.
-    case advanced(woken: [(id: WaiterID, waiter: Waiter)])
+    case advanced(woken: [(ticket: SleeperTicket, waiter: Waiter)])
     /// The target is earlier than `now`: a misuse; time did not move.
     case backwards(now: Duration)
   }
@@ -49,74 +63,146 @@ struct TestClockState<Waiter> {
   /// The next thing that happens on the timeline.
   enum Event {
     /// A sleeper is due: resume it (it was moved to the resumed sleepers).
-    case sleeper(id: WaiterID, waiter: Waiter)
+    case sleeper(SleeperTicket, waiter: Waiter)
     /// A work item is due: run it (it was removed from the pending work).
     case work(PendingWork)
   }
 
-  /// One heap entry. Ordered by deadline, then by registration.
-  private struct Entry: Comparable {
+  /// What a woken sleeper that returned from `sleep` hands on to.
+  enum Handoff {
+    /// Nobody: no advance waits for this sleeper.
+    case none
+    /// The next sleeper of the chain, due now: resume it (it was moved to the resumed sleepers).
+    case sleeper(Waiter)
+    /// The advance that waits: resume it; it goes on by itself.
+    case advance(Waiter)
+  }
+
+  /// What a failure bound of a waiting advance found when it expired.
+  enum StallCheck {
+    /// Sleepers returned since the bound was started: start another, counting from `returns`.
+    case progressed(returns: Int)
+    /// No woken sleeper returned for the whole bound: the advance stops waiting. Resume it.
+    case stalled(Waiter)
+    /// The advance no longer waits.
+    case over
+  }
+
+  /// How much of a chain runs without the advance: after this many sleepers the chain hands
+  /// back, so that `run()` checks its real-time limit now and then.
+  static var chainLength: Int { 256 }
+
+  /// A heap entry of a sleeper. Ordered by deadline, then by registration.
+  private struct SleeperEntry: Comparable {
+    let deadline: Duration
+    let sequence: UInt64
+    let slot: Int
+
+    static func < (lhs: Self, rhs: Self) -> Bool {
+      // `Duration`'s own `<` is not inlinable; its two words compare the same way.
+      (lhs.deadline._high, lhs.deadline._low, lhs.sequence)
+        < (rhs.deadline._high, rhs.deadline._low, rhs.sequence)
+    }
+  }
+
+  /// A heap entry of scheduled work. Ordered by deadline, then by registration.
+  private struct WorkEntry: Comparable {
     let deadline: Duration
     let sequence: UInt64
     let id: WaiterID
 
-    static func < (lhs: Entry, rhs: Entry) -> Bool {
-      (lhs.deadline, lhs.sequence) < (rhs.deadline, rhs.sequence)
+    static func < (lhs: Self, rhs: Self) -> Bool {
+      (lhs.deadline._high, lhs.deadline._low, lhs.sequence)
+        < (rhs.deadline._high, rhs.deadline._low, rhs.sequence)
     }
+  }
+
+  /// Where a sleeper is; the phases of the type's documentation.
+  private enum Phase: Equatable {
+    case free
+    /// It has a ticket and has not suspended yet; `cancelled` when its task was cancelled since.
+    case reserved(cancelled: Bool)
+    case asleep
+    /// Woken, its `sleep` not returned yet; `advance` is the chained advance that waits for it
+    /// (0: none).
+    case resumed(advance: UInt64)
+  }
+
+  /// What a slot knows of its sleeper. Not generic, so that it is copied inline.
+  private struct SleeperInfo {
+    var sequence: UInt64 = 0
+    var phase = Phase.free
+    var deadline: Duration = .zero
+    /// The name of its task, read when it fell asleep.
+    var task: String? = nil
+  }
+
+  /// An advance in progress that may wait for the sleepers it wakes.
+  private struct Advance {
+    let id: UInt64
+    /// How far it goes; nil for `run()`, which goes from deadline to deadline.
+    let target: Duration?
+    var sleepers = 0
+    var work = 0
+    /// Sleepers of its chain that returned: the progress its failure bound looks at.
+    var returns = 0
+    /// Sleepers woken by the chain since the advance last took over.
+    var chainSteps = 0
+    /// Whether a sleeper it woke has yet to return and hand on.
+    var chaining = false
+    /// The advance's task, suspended until the chain hands back.
+    var waiter: Waiter? = nil
   }
 
   /// The current time, as an offset from the clock's zero.
   private(set) var now: Duration = .zero
+  private var nextSequence: UInt64 = 1
   /// Deadlines of registered sleepers. Entries of cancelled sleepers stay until they reach the
-  /// top (or a compaction removes them): `sleepers` is the truth.
-  private var deadlines = Heap<Entry>()
-  /// Registered (suspended) sleepers, with their deadlines.
-  private var sleepers: [WaiterID: Watcher<Duration>] = [:]
-  private var nextSequence: UInt64 = 0
-  /// Sleepers that were woken and whose `sleep` call has not returned yet.
-  private var resumed: Set<WaiterID> = []
-  /// Tests waiting until a woken sleeper's `sleep` has returned.
-  private var returnWatchers = Watchers<WaiterID, Waiter>()
+  /// top (or a compaction removes them): the slot is the truth.
+  private var deadlines = Heap<SleeperEntry>()
+  private var sleeperInfo: [SleeperInfo] = []
+  private var sleeperWaiters: [Waiter?] = []
+  private var freeSleeperSlots: [Int] = []
+  /// How many sleepers are suspended right now.
+  private(set) var sleeperCount = 0
+  /// How many woken sleepers have not yet returned from `sleep`.
+  private(set) var resumedCount = 0
   /// Tests waiting until at least `target` sleepers are registered.
   private var countWatchers = Watchers<Int, Waiter>()
+  /// The advances in progress: usually one.
+  private var advances: [Advance] = []
+  private var nextAdvance: UInt64 = 1
   /// Deadlines of scheduled work. Entries of cancelled work stay until they reach the top (or a
   /// compaction removes them): `work` is the truth.
-  private var workDeadlines = Heap<Entry>()
+  private var workDeadlines = Heap<WorkEntry>()
   /// Scheduled work that has neither run nor been cancelled.
   private var work: [WaiterID: PendingWork] = [:]
   /// How many items of `work` each queue has.
   private var workCounts: [WaiterID: Int] = [:]
 
-  /// A waiter with what it waits for.
-  private struct Watcher<Condition> {
-    let condition: Condition
-    let waiter: Waiter
-    /// For a sleeper: the name of its task, read when it fell asleep.
-    var task: String? = nil
-  }
-
-  /// How many sleepers are suspended right now.
-  var sleeperCount: Int { sleepers.count }
-
-  /// How many woken sleepers have not yet returned from `sleep`.
-  var resumedCount: Int { resumed.count }
-
   /// The deadlines of the registered sleepers, earliest first (ties in registration order).
   var pendingDeadlines: [Duration] {
-    deadlines.unordered.filter { sleepers[$0.id] != nil }.sorted().map(\.deadline)
+    deadlines.unordered.filter(isLive).sorted().map(\.deadline)
   }
 
   /// The registered sleepers, in the order they wake: deadline, and the name of their task.
   var pendingSleepers: [(deadline: Duration, task: String?)] {
-    deadlines.unordered.sorted().compactMap { entry in
-      sleepers[entry.id].map { (entry.deadline, $0.task) }
-    }
+    deadlines.unordered.filter(isLive).sorted().map { ($0.deadline, sleeperInfo[$0.slot].task) }
+  }
+
+  private func isLive(_ entry: SleeperEntry) -> Bool {
+    let info = sleeperInfo[entry.slot]
+    return info.sequence == entry.sequence && info.phase == .asleep
   }
 
   /// The earliest deadline of a registered sleeper, dropping entries of cancelled ones on the way.
   mutating func nextDeadline() -> Duration? {
+    liveTop()?.deadline
+  }
+
+  private mutating func liveTop() -> SleeperEntry? {
     while let top = deadlines.min {
-      if sleepers[top.id] != nil { return top.deadline }
+      if isLive(top) { return top }
       deadlines.popMin()
     }
     return nil
@@ -141,7 +227,7 @@ struct TestClockState<Waiter> {
     let due = max(deadline ?? now, now)
     work[id] = PendingWork(id: id, queue: queue, deadline: due, site: site, body: body)
     workCounts[queue, default: 0] += 1
-    workDeadlines.insert(Entry(deadline: due, sequence: nextSequence, id: id))
+    workDeadlines.insert(WorkEntry(deadline: due, sequence: nextSequence, id: id))
     nextSequence += 1
   }
 
@@ -151,7 +237,7 @@ struct TestClockState<Waiter> {
   }
 
   /// Moves time to `target` without waking anybody; the caller then takes the due events one at a
-  /// time with ``takeNextEvent(upTo:)``. Returns `now` when the target is in the past (a misuse;
+  /// time with ``takeNextEvent(upTo:)`` or ``takeNextEvent(for:chained:)``. Returns `now` when the target is in the past (a misuse;
   /// time does not move), nil otherwise.
   mutating func moveTime(to target: Duration) -> Duration? {
     guard target >= now else { return now }
@@ -177,20 +263,39 @@ struct TestClockState<Waiter> {
 
   /// Takes the earliest event due by `upTo` (deadline order; ties in the order sleepers started
   /// sleeping and work was scheduled), or nil when nothing is due. A sleeper is moved to the
-  /// resumed sleepers; a work item is removed.
+  /// resumed sleepers (no advance waits for it); a work item is removed.
   mutating func takeNextEvent(upTo target: Duration) -> Event? {
-    _ = nextDeadline()
-    let sleeper = deadlines.min.flatMap { $0.deadline <= target ? $0 : nil }
+    takeEvent(upTo: target, chainedTo: 0)
+  }
+
+  private mutating func takeEvent(upTo target: Duration, chainedTo advance: UInt64) -> Event? {
+    let sleeper = liveTop().flatMap { $0.deadline <= target ? $0 : nil }
     let item = nextWorkEntry().flatMap { $0.deadline <= target ? $0 : nil }
-    if let sleeper, item.map({ sleeper < $0 }) ?? true {
+    if let sleeper, item.map({ Self.precedes(sleeper, $0) }) ?? true {
       deadlines.popMin()
-      let removed = sleepers.removeValue(forKey: sleeper.id)!
-      resumed.insert(sleeper.id)
-      return .sleeper(id: sleeper.id, waiter: removed.waiter)
+      return .sleeper(ticket(sleeper), waiter: wake(sleeper.slot, chainedTo: advance))
     }
     guard let item else { return nil }
     workDeadlines.popMin()
     return .work(removeWork(item.id)!)
+  }
+
+  /// Whether the sleeper's entry comes before the work's on the shared timeline.
+  private static func precedes(_ sleeper: SleeperEntry, _ item: WorkEntry) -> Bool {
+    (sleeper.deadline._high, sleeper.deadline._low, sleeper.sequence)
+      < (item.deadline._high, item.deadline._low, item.sequence)
+  }
+
+  private func ticket(_ entry: SleeperEntry) -> SleeperTicket {
+    SleeperTicket(slot: entry.slot, sequence: entry.sequence)
+  }
+
+  /// Moves the sleeper in `slot`, whose heap entry was just popped, to the resumed sleepers.
+  private mutating func wake(_ slot: Int, chainedTo advance: UInt64) -> Waiter {
+    sleeperInfo[slot].phase = .resumed(advance: advance)
+    sleeperCount -= 1
+    resumedCount += 1
+    return sleeperWaiters[slot].take()!
   }
 
   /// Takes the earliest work of `queue` due by `upTo`, leaving sleepers and other queues' work
@@ -221,7 +326,7 @@ struct TestClockState<Waiter> {
   }
 
   /// The heap entry of the earliest pending work, dropping entries of cancelled work on the way.
-  private mutating func nextWorkEntry() -> Entry? {
+  private mutating func nextWorkEntry() -> WorkEntry? {
     while let top = workDeadlines.min {
       if work[top.id] != nil { return top }
       workDeadlines.popMin()
@@ -229,71 +334,230 @@ struct TestClockState<Waiter> {
     return nil
   }
 
-  /// A sleeper arrives with an absolute deadline. `isCancelled` is whether its task is cancelled,
-  /// read under the same lock, so that a cancellation handler that ran before registration (and
-  /// found nothing to remove) is never missed.
+  /// A sleeper arrives with an absolute deadline: ``reserve(until:)`` and
+  /// ``attach(_:_:isCancelled:task:)`` at once.
   mutating func sleep(
-    _ id: WaiterID, until deadline: Duration, _ waiter: Waiter, isCancelled: Bool,
-    task: String? = nil
+    until deadline: Duration, _ waiter: Waiter, isCancelled: Bool, task: String? = nil
   ) -> SleepDecision {
     if isCancelled { return .cancelled }
-    if deadline <= now { return .elapsed }
-    sleepers[id] = Watcher(condition: deadline, waiter: waiter, task: task)
-    deadlines.insert(Entry(deadline: deadline, sequence: nextSequence, id: id))
-    nextSequence += 1
-    return .suspended(satisfied: takeSatisfiedCountWatchers())
+    guard let ticket = reserve(until: deadline) else { return .elapsed }
+    return attach(ticket, waiter, isCancelled: false, task: task)
   }
 
-  /// Removes a sleeper whose task was cancelled, if it is still registered. The caller resumes the
-  /// returned waiter with `CancellationError`.
-  mutating func cancel(_ id: WaiterID) -> Waiter? {
-    guard let sleeper = sleepers.removeValue(forKey: id) else { return nil }
-    compactIfMostlyStale()
-    return sleeper.waiter
+  /// A sleeper takes its place before its task suspends, so that a cancellation handler has a
+  /// ticket to cancel; nil when the deadline is not in the future (return at once). Its place in
+  /// the order of ties is taken now.
+  mutating func reserve(until deadline: Duration) -> SleeperTicket? {
+    guard deadline > now else { return nil }
+    let slot: Int
+    if let free = freeSleeperSlots.popLast() {
+      slot = free
+    } else {
+      slot = sleeperInfo.count
+      sleeperInfo.append(SleeperInfo())
+      sleeperWaiters.append(nil)
+    }
+    sleeperInfo[slot] = SleeperInfo(
+      sequence: nextSequence, phase: .reserved(cancelled: false), deadline: deadline)
+    nextSequence += 1
+    return SleeperTicket(slot: slot, sequence: sleeperInfo[slot].sequence)
+  }
+
+  /// The reserved sleeper suspends with `waiter`. `isCancelled` is whether its task is cancelled,
+  /// read under the same lock, so that a cancellation is never missed; a deadline that time
+  /// reached since the reservation returns at once.
+  mutating func attach(
+    _ ticket: SleeperTicket, _ waiter: Waiter, isCancelled: Bool, task: String? = nil
+  ) -> SleepDecision {
+    guard sleeperInfo[ticket.slot].sequence == ticket.sequence,
+      case .reserved(let cancelled) = sleeperInfo[ticket.slot].phase
+    else { return .cancelled }
+    if cancelled || isCancelled {
+      free(ticket.slot)
+      return .cancelled
+    }
+    let deadline = sleeperInfo[ticket.slot].deadline
+    if deadline <= now {
+      free(ticket.slot)
+      return .elapsed
+    }
+    sleeperInfo[ticket.slot].phase = .asleep
+    sleeperInfo[ticket.slot].task = task
+    sleeperWaiters[ticket.slot] = waiter
+    sleeperCount += 1
+    deadlines.insert(SleeperEntry(deadline: deadline, sequence: ticket.sequence, slot: ticket.slot))
+    return .suspended(ticket, satisfied: takeSatisfiedCountWatchers())
+  }
+
+  private mutating func free(_ slot: Int) {
+    sleeperInfo[slot].phase = .free
+    sleeperInfo[slot].task = nil
+    sleeperWaiters[slot] = nil
+    freeSleeperSlots.append(slot)
+  }
+
+  /// Removes a sleeper whose task was cancelled, if it is still registered, and returns it for the
+  /// caller to resume with `CancellationError`. A sleeper that has not suspended yet is marked, so
+  /// that it throws when it does; a woken one is left alone.
+  mutating func cancel(_ ticket: SleeperTicket) -> Waiter? {
+    guard sleeperInfo[ticket.slot].sequence == ticket.sequence else { return nil }
+    switch sleeperInfo[ticket.slot].phase {
+    case .reserved:
+      sleeperInfo[ticket.slot].phase = .reserved(cancelled: true)
+      return nil
+    case .asleep:
+      let waiter = sleeperWaiters[ticket.slot].take()
+      free(ticket.slot)
+      sleeperCount -= 1
+      compactIfMostlyStale()
+      return waiter
+    case .free, .resumed:
+      return nil
+    }
   }
 
   /// Moves time to `target` and takes every sleeper due by then, in deadline order (ties in
-  /// registration order). Moving to `now` is allowed and wakes nobody.
+  /// registration order). Moving to `now` is allowed and wakes nobody. No advance waits for them.
   mutating func advance(to target: Duration) -> AdvanceDecision {
     guard target >= now else { return .backwards(now: now) }
     now = target
-    var woken: [(id: WaiterID, waiter: Waiter)] = []
-    while let top = deadlines.min, top.deadline <= target {
+    var woken: [(ticket: SleeperTicket, waiter: Waiter)] = []
+    while let top = liveTop(), top.deadline <= target {
       deadlines.popMin()
-      guard let sleeper = sleepers.removeValue(forKey: top.id) else { continue }
-      woken.append((top.id, sleeper.waiter))
-      resumed.insert(top.id)
+      woken.append((ticket(top), wake(top.slot, chainedTo: 0)))
     }
     return .advanced(woken: woken)
   }
 
   /// Moves time to the earliest deadline and takes the sleepers due then; `nil` when no sleeper
-  /// is left. One step of ``TestClock/run(timeout:fileID:filePath:line:column:)``.
-  mutating func advanceToNextDeadline() -> [(id: WaiterID, waiter: Waiter)]? {
+  /// is left.
+  mutating func advanceToNextDeadline() -> [(ticket: SleeperTicket, waiter: Waiter)]? {
     guard let next = nextDeadline(), case .advanced(let woken) = advance(to: next) else { return nil }
     return woken
   }
 
-  /// A woken sleeper's `sleep` call returned. Returns the watchers waiting for that.
-  mutating func returned(_ id: WaiterID) -> [Waiter] {
-    guard resumed.remove(id) != nil else { return [] }
-    return returnWatchers.takeReached { $0 == id }
+  // MARK: Advances that wait for the sleepers they wake
+
+  /// Starts an advance to `target` (time already moved there), or with nil a `run()`, which goes
+  /// from deadline to deadline. Returns its id.
+  mutating func beginAdvance(to target: Duration?) -> UInt64 {
+    let id = nextAdvance
+    nextAdvance += 1
+    advances.append(Advance(id: id, target: target))
+    return id
   }
 
-  /// A test waits until the woken `sleeper` has returned from `sleep`: false when it already has.
-  mutating func watchReturn(_ id: WaiterID, of sleeper: WaiterID, _ waiter: Waiter) -> Bool {
-    let resumed = self.resumed
-    // Reached once the sleeper is no longer among the resumed ones that have yet to return.
-    return returnWatchers.watch(id, target: sleeper, waiter) { !resumed.contains($0) }
+  /// The next event of advance `id`, or nil when it is done: the earliest event due by its
+  /// target; for a `run()`, time first moves to the earliest deadline when nothing is due now.
+  /// With `chained`, the advance waits for a sleeper it takes: the sleeper hands on when it
+  /// returns (see ``returned(_:)``).
+  mutating func takeNextEvent(for id: UInt64, chained: Bool) -> Event? {
+    guard let index = advances.firstIndex(where: { $0.id == id }) else { return nil }
+    let target: Duration
+    if let fixed = advances[index].target {
+      target = fixed
+    } else {
+      guard let next = nextEventDeadline() else { return nil }
+      if next > now { now = next }
+      target = now
+    }
+    let event = takeEvent(upTo: target, chainedTo: chained ? id : 0)
+    switch event {
+    case .sleeper:
+      advances[index].sleepers += 1
+      advances[index].chaining = chained
+      advances[index].chainSteps = 0
+    case .work:
+      advances[index].work += 1
+    case nil:
+      break
+    }
+    return event
   }
 
-  mutating func departReturnWatcher(_ id: WaiterID) -> Waiter? {
-    returnWatchers.remove(id)
+  /// Advance `id` suspends until its chain hands back: stores `waiter` and returns true, or
+  /// false when the chain has handed back already.
+  mutating func waitForChain(_ id: UInt64, _ waiter: Waiter) -> Bool {
+    guard let index = advances.firstIndex(where: { $0.id == id }), advances[index].chaining else {
+      return false
+    }
+    advances[index].waiter = waiter
+    return true
+  }
+
+  /// Advance `id` stops waiting (its task was cancelled): the sleeper it waits for will not hand
+  /// on. Returns the advance's waiter, if it is suspended, for the caller to resume.
+  mutating func stopChain(_ id: UInt64) -> Waiter? {
+    guard let index = advances.firstIndex(where: { $0.id == id }) else { return nil }
+    advances[index].chaining = false
+    return advances[index].waiter.take()
+  }
+
+  /// The failure bound of advance `id`'s wait expired; `returns` is how many sleepers of its
+  /// chain had returned when the bound started. No return since then means the sleeper it waits
+  /// for has been running for the whole bound without returning from `sleep`: the advance stops
+  /// waiting.
+  mutating func checkStall(_ id: UInt64, returns: Int) -> StallCheck {
+    guard let index = advances.firstIndex(where: { $0.id == id }), advances[index].chaining else {
+      return .over
+    }
+    if advances[index].returns != returns { return .progressed(returns: advances[index].returns) }
+    advances[index].chaining = false
+    return advances[index].waiter.take().map(StallCheck.stalled) ?? .over
+  }
+
+  /// How many sleepers advance `id` has woken so far.
+  func sleepersWoken(by id: UInt64) -> Int {
+    advances.first { $0.id == id }?.sleepers ?? 0
+  }
+
+  /// How many sleepers of advance `id`'s chain have returned so far.
+  func chainReturns(of id: UInt64) -> Int {
+    advances.first { $0.id == id }?.returns ?? 0
+  }
+
+  /// Ends advance `id`: how many sleepers it woke and work items it ran.
+  mutating func endAdvance(_ id: UInt64) -> (sleepers: Int, work: Int) {
+    guard let index = advances.firstIndex(where: { $0.id == id }) else { return (0, 0) }
+    let advance = advances.remove(at: index)
+    return (advance.sleepers, advance.work)
+  }
+
+  /// A woken sleeper's `sleep` call returned. When an advance waits for it, the advance goes on
+  /// here: with the next sleeper, if that is what comes next by the advance's target (for a
+  /// `run()`, at the earliest deadline, time moving there first), or else with the advance itself.
+  mutating func returned(_ ticket: SleeperTicket) -> Handoff {
+    guard sleeperInfo[ticket.slot].sequence == ticket.sequence,
+      case .resumed(let id) = sleeperInfo[ticket.slot].phase
+    else { return .none }
+    free(ticket.slot)
+    resumedCount -= 1
+    guard id != 0, let index = advances.firstIndex(where: { $0.id == id }), advances[index].chaining
+    else { return .none }
+    advances[index].returns += 1
+    if advances[index].chainSteps < Self.chainLength, let next = takeChainedSleeper(index) {
+      return .sleeper(next)
+    }
+    advances[index].chaining = false
+    return advances[index].waiter.take().map(Handoff.advance) ?? .none
+  }
+
+  /// The next sleeper of the advance at `index`, if a sleeper is what comes next and is due.
+  private mutating func takeChainedSleeper(_ index: Int) -> Waiter? {
+    guard let top = liveTop() else { return nil }
+    if let target = advances[index].target, top.deadline > target { return nil }
+    // Due work that comes first runs on the advance's task: hand back.
+    if let item = nextWorkEntry(), !Self.precedes(top, item) { return nil }
+    if top.deadline > now { now = top.deadline }  // run(): the next step, to the earliest deadline
+    deadlines.popMin()
+    advances[index].sleepers += 1
+    advances[index].chainSteps += 1
+    return wake(top.slot, chainedTo: advances[index].id)
   }
 
   /// A test waits until at least `target` sleepers are registered: false when there already are.
   mutating func watchSleepers(_ id: WaiterID, target: Int, _ waiter: Waiter) -> Bool {
-    let count = sleepers.count
+    let count = sleeperCount
     return countWatchers.watch(id, target: target, waiter) { count >= $0 }
   }
 
@@ -302,14 +566,14 @@ struct TestClockState<Waiter> {
   }
 
   private mutating func takeSatisfiedCountWatchers() -> [Waiter] {
-    let count = sleepers.count
+    let count = sleeperCount
     return countWatchers.takeReached { count >= $0 }
   }
 
   /// Rebuilds the heap from the live sleepers when cancelled entries outnumber them, so that
   /// memory stays proportional to the sleepers and every operation stays O(log n) amortized.
   private mutating func compactIfMostlyStale() {
-    guard deadlines.count > 64, deadlines.count > 2 * sleepers.count else { return }
-    deadlines = Heap(deadlines.unordered.filter { sleepers[$0.id] != nil })
+    guard deadlines.count > 64, deadlines.count > 2 * sleeperCount else { return }
+    deadlines = Heap(deadlines.unordered.filter(isLive))
   }
 }

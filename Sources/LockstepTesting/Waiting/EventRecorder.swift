@@ -71,7 +71,7 @@ public final class EventRecorder<Value: Sendable>: Sendable, CustomStringConvert
   /// ```
   ///
   /// - Throws: ``WaitTimeoutError`` with the expected and actual count, or `CancellationError`.
-  public func waitForCount(
+  nonisolated(nonsending) public func waitForCount(
     _ count: Int, timeout: Duration = .seconds(10),
     fileID: StaticString = #fileID, filePath: StaticString = #filePath,
     line: UInt = #line, column: UInt = #column

@@ -38,7 +38,7 @@ nonisolated(nonsending) public func withCallback<Value: Sendable>(
   _ description: String, timeout: Duration = .seconds(10),
   fileID: StaticString = #fileID, filePath: StaticString = #filePath,
   line: UInt = #line, column: UInt = #column,
-  _ start: (_ done: @escaping @Sendable (Value) -> Void) async throws -> Void
+  _ start: nonisolated(nonsending) (_ done: @escaping @Sendable (Value) -> Void) async throws -> Void
 ) async throws -> Value {
   let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
   let state = Locked(CallbackState<Value>())

@@ -190,8 +190,8 @@ struct TestTaskFactoryTests {
     let cancelNow = registry.attach(10, to: first)
     let handles = registry.requestCancelAll()
     let lateCancel = registry.attach(20, to: second)
-    let afterFirst = registry.finish(first)
-    let afterSecond = registry.finish(second)
+    let afterFirst = registry.finish(first.slot)
+    let afterSecond = registry.finish(second.slot)
     #expect(waiting)
     #expect(!cancelNow)
     #expect(handles == [10])
@@ -199,6 +199,37 @@ struct TestTaskFactoryTests {
     #expect(afterFirst.isEmpty)
     #expect(afterSecond == ["waiter"])
     #expect(registry.createdCount == 2)
+  }
+
+  @Test func aTaskThatFinishedBeforeItsHandleWasStoredLeavesTheNextTaskInItsSlotAlone() {
+    var registry = TaskRegistry<String, Int>()
+    let early = registry.register(name: "finishes at once", site: CallSite())
+    _ = registry.finish(early.slot)
+    let next = registry.register(name: "reuses the slot", site: CallSite())
+    #expect(next.slot == early.slot)
+    let attach = registry.attach(20, to: next)
+    let lateAttach = registry.attach(10, to: early)  // too late: the slot holds the next task now
+    let cancelled = registry.requestCancelAll()
+    #expect(!lateAttach && !attach)
+    #expect(cancelled == [20])
+    #expect(registry.unfinishedDescriptions.count == 1)
+    #expect(registry.unfinishedDescriptions[0].hasPrefix("task #2 \"reuses the slot\""))
+  }
+
+  @Test func finishedTasksHandlesAreKeptUntilTakenInABatch() {
+    var registry = TaskRegistry<String, Int>()
+    let tickets = (1...3).map { registry.register(name: "\($0)", site: CallSite()) }
+    for (index, ticket) in tickets.enumerated() { _ = registry.attach(index + 1, to: ticket) }
+    _ = registry.finish(tickets[0].slot)
+    _ = registry.finish(tickets[2].slot)
+    let tooFew = registry.takeRetired(ifAtLeast: 3)
+    let batch = registry.takeRetired(ifAtLeast: 2)
+    let afterwards = registry.takeRetired(ifAtLeast: 0)
+    let cancelled = registry.requestCancelAll()
+    #expect(tooFew.isEmpty)
+    #expect(batch == [1, 3])
+    #expect(afterwards.isEmpty)
+    #expect(cancelled == [2])  // a finished task is never cancelled
   }
 }
 

@@ -29,7 +29,6 @@ private struct ReferenceClock {
   var resumed: [Int] = []
   var nextSequence = 0
   var countWatchers: [(id: Int, target: Int)] = []
-  var returnWatchers: [(id: Int, sleeper: Int)] = []
 
   enum Decision: Equatable {
     case suspended(satisfied: [Int])
@@ -72,17 +71,10 @@ private struct ReferenceClock {
     return woken
   }
 
-  mutating func returned(_ id: Int) -> [Int] {
-    guard let index = resumed.firstIndex(of: id) else { return [] }
+  /// Whether `id` was a woken sleeper that had not returned yet.
+  mutating func returned(_ id: Int) -> Bool {
+    guard let index = resumed.firstIndex(of: id) else { return false }
     resumed.remove(at: index)
-    let due = returnWatchers.filter { $0.sleeper == id }.map(\.id).sorted()
-    returnWatchers.removeAll { $0.sleeper == id }
-    return due
-  }
-
-  mutating func watchReturn(_ id: Int, of sleeper: Int) -> Bool {
-    guard resumed.contains(sleeper) else { return false }
-    returnWatchers.append((id, sleeper))
     return true
   }
 
@@ -93,19 +85,35 @@ private struct ReferenceClock {
   }
 
   mutating func departWatcher(_ id: Int) -> Int? {
-    if let index = countWatchers.firstIndex(where: { $0.id == id }) {
-      countWatchers.remove(at: index)
-      return id
-    }
-    if let index = returnWatchers.firstIndex(where: { $0.id == id }) {
-      returnWatchers.remove(at: index)
-      return id
-    }
-    return nil
+    guard let index = countWatchers.firstIndex(where: { $0.id == id }) else { return nil }
+    countWatchers.remove(at: index)
+    return id
   }
 
   var pendingDeadlines: [Int] {
     sleepers.sorted { ($0.deadline, $0.sequence) < ($1.deadline, $1.sequence) }.map(\.deadline)
+  }
+}
+
+private func suspendedTicket(_ decision: TestClockState<Int>.SleepDecision)
+  -> TestClockState<Int>.SleeperTicket?
+{
+  if case .suspended(let ticket, _) = decision { return ticket }
+  return nil
+}
+
+private func handedOn(_ handoff: TestClockState<Int>.Handoff) -> String {
+  switch handoff {
+  case .none: "nobody"
+  case .sleeper(let waiter): "sleeper \(waiter)"
+  case .advance(let waiter): "advance \(waiter)"
+  }
+}
+
+extension TestClockState {
+  fileprivate mutating func checkStallIsOver(_ id: UInt64) -> Bool {
+    if case .over = checkStall(id, returns: 0) { return true }
+    return false
   }
 }
 
@@ -118,7 +126,7 @@ private func woken(_ decision: TestClockState<Int>.AdvanceDecision) -> [Int]? {
 
 private func simplified(_ decision: TestClockState<Int>.SleepDecision) -> ReferenceClock.Decision {
   switch decision {
-  case .suspended(let satisfied): .suspended(satisfied: satisfied)
+  case .suspended(_, let satisfied): .suspended(satisfied: satisfied)
   case .elapsed: .elapsed
   case .cancelled: .cancelled
   }
@@ -133,6 +141,8 @@ private func runModelComparison(seed: UInt64, operations: Int) -> String? {
   var nextID = 1
   var everIssued: [Int] = []
   var watcherIDs: [Int] = []
+  /// The ticket of each sleeper the state machine registered.
+  var tickets: [Int: TestClockState<Int>.SleeperTicket] = [:]
 
   for step in 0..<operations {
     // Phases change the mix so that sleepers pile up (and the heap compacts) now and then.
@@ -160,8 +170,9 @@ private func runModelComparison(seed: UInt64, operations: Int) -> String? {
       let deadline = model.now + Int.random(in: -3...span, using: &random)
       let cancelled = Int.random(in: 0..<20, using: &random) == 0
       let expected = model.sleep(identifier, until: deadline, isCancelled: cancelled)
-      let actual = simplified(
-        state.sleep(id(identifier), until: ms(deadline), identifier, isCancelled: cancelled))
+      let decision = state.sleep(until: ms(deadline), identifier, isCancelled: cancelled)
+      if case .suspended(let ticket, _) = decision { tickets[identifier] = ticket }
+      let actual = simplified(decision)
       if actual != expected { return "\(context): sleep → \(actual), expected \(expected)" }
     case 1:  // cancel a sleeper, or somebody who is not (any more) a sleeper
       let target: Int
@@ -171,7 +182,7 @@ private func runModelComparison(seed: UInt64, operations: Int) -> String? {
         target = everIssued.randomElement(using: &random) ?? 0
       }
       let expected = model.cancel(target)
-      let actual = state.cancel(id(target))
+      let actual = tickets[target].flatMap { state.cancel($0) }
       if actual != expected { return "\(context): cancel(\(target)) → \(String(describing: actual))" }
     case 2:  // advance by (possibly negative)
       let target = model.now + Int.random(in: -2...30, using: &random)
@@ -200,21 +211,26 @@ private func runModelComparison(seed: UInt64, operations: Int) -> String? {
           model.resumed.isEmpty || Int.random(in: 0..<5, using: &random) == 0
           ? (everIssued.randomElement(using: &random) ?? 0)
           : model.resumed.randomElement(using: &random)!
-        let expected = model.returned(target)
-        let actual = state.returned(id(target))
-        if actual != expected { return "\(context): returned(\(target)) → \(actual), expected \(expected)" }
+        _ = model.returned(target)  // the resumed counts are compared after every step
+        switch tickets[target].map({ state.returned($0) }) {
+        case .sleeper?, .advance?: return "\(context): returned(\(target)) handed on with no advance"
+        case .none?, nil: break
+        }
       }
-    case 6:  // a test waits for a woken sleeper to return
-      let watcher = nextID
+    case 6:  // a sleeper takes its place, its task is cancelled, then it suspends: it throws
+      let identifier = nextID
       nextID += 1
-      watcherIDs.append(watcher)
-      let sleeper =
-        model.resumed.isEmpty || Int.random(in: 0..<3, using: &random) == 0
-        ? (everIssued.randomElement(using: &random) ?? 0)
-        : model.resumed.randomElement(using: &random)!
-      let expected = model.watchReturn(watcher, of: sleeper)
-      let actual = state.watchReturn(id(watcher), of: id(sleeper), watcher)
-      if actual != expected { return "\(context): watchReturn → \(actual), expected \(expected)" }
+      everIssued.append(identifier)
+      let deadline = model.now + Int.random(in: 1...40, using: &random)
+      let expected = model.sleep(identifier, until: deadline, isCancelled: true)
+      guard let ticket = state.reserve(until: ms(deadline)) else {
+        return "\(context): reserve refused a future deadline"
+      }
+      let cancelledEarly = state.cancel(ticket)
+      let actual = simplified(state.attach(ticket, identifier, isCancelled: false))
+      if cancelledEarly != nil || actual != expected {
+        return "\(context): cancelled before suspending → \(actual), expected \(expected)"
+      }
     case 7:  // a test waits for a number of sleepers
       let watcher = nextID
       nextID += 1
@@ -226,7 +242,7 @@ private func runModelComparison(seed: UInt64, operations: Int) -> String? {
     default:  // a watcher times out or is cancelled
       guard let watcher = watcherIDs.randomElement(using: &random) else { break }
       let expected = model.departWatcher(watcher)
-      let actual = state.departCountWatcher(id(watcher)) ?? state.departReturnWatcher(id(watcher))
+      let actual = state.departCountWatcher(id(watcher))
       if actual != expected { return "\(context): depart(\(watcher)) → \(String(describing: actual))" }
     }
 
@@ -261,11 +277,11 @@ struct TestClockStateTests {
 
   @Test func wakesInDeadlineOrderWithTiesInRegistrationOrder() {
     var state = TestClockState<Int>()
-    _ = state.sleep(id(1), until: ms(30), 1, isCancelled: false)
-    _ = state.sleep(id(2), until: ms(10), 2, isCancelled: false)
-    _ = state.sleep(id(3), until: ms(30), 3, isCancelled: false)
-    _ = state.sleep(id(4), until: ms(10), 4, isCancelled: false)
-    _ = state.sleep(id(5), until: ms(31), 5, isCancelled: false)
+    _ = state.sleep(until: ms(30), 1, isCancelled: false)
+    _ = state.sleep(until: ms(10), 2, isCancelled: false)
+    _ = state.sleep(until: ms(30), 3, isCancelled: false)
+    _ = state.sleep(until: ms(10), 4, isCancelled: false)
+    _ = state.sleep(until: ms(31), 5, isCancelled: false)
     #expect(woken(state.advance(to: ms(9))) == [])
     #expect(woken(state.advance(to: ms(30))) == [2, 4, 1, 3])
     #expect(state.sleeperCount == 1)
@@ -275,7 +291,7 @@ struct TestClockStateTests {
   @Test func aCancelledTaskIsNeverCounted() {
     var state = TestClockState<Int>()
     let watching = state.watchSleepers(id(9), target: 1, 9)
-    guard case .cancelled = state.sleep(id(1), until: ms(10), 1, isCancelled: true) else {
+    guard case .cancelled = state.sleep(until: ms(10), 1, isCancelled: true) else {
       Issue.record("expected cancelled")
       return
     }
@@ -287,7 +303,7 @@ struct TestClockStateTests {
   @Test func pastDeadlinesElapseWithoutRegistering() {
     var state = TestClockState<Int>()
     _ = state.advance(to: ms(5))
-    guard case .elapsed = state.sleep(id(1), until: ms(5), 1, isCancelled: false) else {
+    guard case .elapsed = state.sleep(until: ms(5), 1, isCancelled: false) else {
       Issue.record("expected elapsed")
       return
     }
@@ -307,26 +323,172 @@ struct TestClockStateTests {
 
   @Test func cancellingAfterWakingDoesNothing() {
     var state = TestClockState<Int>()
-    _ = state.sleep(id(1), until: ms(10), 1, isCancelled: false)
+    let ticket = suspendedTicket(state.sleep(until: ms(10), 1, isCancelled: false))!
     #expect(woken(state.advance(to: ms(10))) == [1])
-    #expect(state.cancel(id(1)) == nil)
-    let watching = state.watchReturn(id(2), of: id(1), 2)
-    let first = state.returned(id(1))
-    let second = state.returned(id(1))
-    let watchingAfterReturn = state.watchReturn(id(3), of: id(1), 3)
-    #expect(watching && !watchingAfterReturn)
-    #expect(first == [2] && second == [])
+    let result1 = state.cancel(ticket)
+    #expect(result1 == nil)
+    #expect(state.resumedCount == 1)
+    let result2 = state.returned(ticket)
+    #expect(handedOn(result2) == "nobody")
+    #expect(state.resumedCount == 0)
+    let result3 = state.returned(ticket)  // a second return counts nothing
+    #expect(handedOn(result3) == "nobody")
+    #expect(state.resumedCount == 0)
   }
 
   @Test func manyCancellationsCompactTheHeap() {
     var state = TestClockState<Int>()
-    for index in 1...1_000 { _ = state.sleep(id(index), until: ms(index), index, isCancelled: false) }
-    for index in 1...1_000 where index % 10 != 0 { _ = state.cancel(id(index)) }
+    var tickets: [TestClockState<Int>.SleeperTicket] = []
+    for index in 1...1_000 {
+      if let ticket = suspendedTicket(state.sleep(until: ms(index), index, isCancelled: false)) {
+        tickets.append(ticket)
+      }
+    }
+    for index in 1...1_000 where index % 10 != 0 { _ = state.cancel(tickets[index - 1]) }
     #expect(state.sleeperCount == 100)
-    #expect(state.nextDeadline() == ms(10))
+    let result4 = state.nextDeadline()
+    #expect(result4 == ms(10))
     var order: [Int] = []
     while let due = state.advanceToNextDeadline() { order += due.map(\.waiter) }
     #expect(order == Array(stride(from: 10, through: 1_000, by: 10)))
+  }
+
+  @Test func aTicketOfAFreedSlotDoesNotReachTheSleeperThatReusesIt() {
+    var state = TestClockState<Int>()
+    let old = suspendedTicket(state.sleep(until: ms(10), 1, isCancelled: false))!
+    let result5 = state.cancel(old)
+    #expect(result5 == 1)
+    let new = suspendedTicket(state.sleep(until: ms(20), 2, isCancelled: false))!
+    #expect(new.slot == old.slot)
+    let result6 = state.cancel(old)  // stale: the slot holds sleeper 2 now
+    #expect(result6 == nil)
+    #expect(state.sleeperCount == 1)
+    #expect(woken(state.advance(to: ms(20))) == [2])
+  }
+
+  // MARK: Chains: each returning sleeper hands on to the next one due
+
+  @Test func aChainHandsOnFromSleeperToSleeperThenBackToTheAdvance() {
+    var state = TestClockState<Int>()
+    var tickets: [Int: TestClockState<Int>.SleeperTicket] = [:]
+    for (token, deadline) in [(1, 10), (2, 30), (3, 20), (4, 40)] {
+      tickets[token] = suspendedTicket(state.sleep(until: ms(deadline), token, isCancelled: false))
+    }
+    _ = state.moveTime(to: ms(30))
+    let advance = state.beginAdvance(to: ms(30))
+    guard case .sleeper(_, let first) = state.takeNextEvent(for: advance, chained: true) else {
+      Issue.record("expected the sleeper due at 10 ms")
+      return
+    }
+    #expect(first == 1)
+    let result7 = state.waitForChain(advance, 100)  // the advance (token 100) suspends
+    #expect(result7)
+    let result8 = state.returned(tickets[1]!)  // 20 ms comes next
+    #expect(handedOn(result8) == "sleeper 3")
+    let result9 = state.returned(tickets[3]!)  // then 30 ms
+    #expect(handedOn(result9) == "sleeper 2")
+    let result10 = state.returned(tickets[2]!)  // 40 ms is not due
+    #expect(handedOn(result10) == "advance 100")
+    let result11 = state.takeNextEvent(for: advance, chained: true)
+    #expect(result11 == nil)
+    let counts = state.endAdvance(advance)
+    #expect(counts.sleepers == 3 && counts.work == 0)
+    #expect(state.sleeperCount == 1 && state.resumedCount == 0)
+  }
+
+  @Test func aRunChainMovesTimeToEachNextDeadline() {
+    var state = TestClockState<Int>()
+    var tickets: [Int: TestClockState<Int>.SleeperTicket] = [:]
+    for (token, deadline) in [(1, 10), (2, 20)] {
+      tickets[token] = suspendedTicket(state.sleep(until: ms(deadline), token, isCancelled: false))
+    }
+    let run = state.beginAdvance(to: nil)
+    guard case .sleeper = state.takeNextEvent(for: run, chained: true) else {
+      Issue.record("expected the first sleeper")
+      return
+    }
+    #expect(state.now == ms(10))
+    let result12 = state.waitForChain(run, 100)
+    #expect(result12)
+    let result13 = state.returned(tickets[1]!)
+    #expect(handedOn(result13) == "sleeper 2")
+    #expect(state.now == ms(20))  // time moved before sleeper 2 was resumed
+    let result14 = state.returned(tickets[2]!)
+    #expect(handedOn(result14) == "advance 100")
+    let result15 = state.endAdvance(run)
+    #expect(result15.sleepers == 2)
+  }
+
+  @Test func dueWorkGoesBackToTheAdvanceWhichRunsIt() {
+    var state = TestClockState<Int>()
+    let first = suspendedTicket(state.sleep(until: ms(10), 1, isCancelled: false))!
+    state.schedule(WaiterID.next(), on: WaiterID.next(), at: ms(15), site: CallSite(line: 7), {})
+    _ = state.sleep(until: ms(20), 2, isCancelled: false)
+    _ = state.moveTime(to: ms(20))
+    let advance = state.beginAdvance(to: ms(20))
+    _ = state.takeNextEvent(for: advance, chained: true)
+    let result16 = state.waitForChain(advance, 100)
+    #expect(result16)
+    let result17 = state.returned(first)  // the work at 15 ms comes first
+    #expect(handedOn(result17) == "advance 100")
+    guard case .work(let item) = state.takeNextEvent(for: advance, chained: true) else {
+      Issue.record("expected the work item")
+      return
+    }
+    #expect(item.site.line == 7)
+    guard case .sleeper(_, let second) = state.takeNextEvent(for: advance, chained: true) else {
+      Issue.record("expected sleeper 2")
+      return
+    }
+    #expect(second == 2)
+    let result18 = state.endAdvance(advance)
+    #expect(result18 == (sleepers: 2, work: 1))
+  }
+
+  @Test func aStoppedOrStalledChainNoLongerHandsOn() {
+    var state = TestClockState<Int>()
+    let first = suspendedTicket(state.sleep(until: ms(10), 1, isCancelled: false))!
+    _ = state.sleep(until: ms(10), 2, isCancelled: false)
+    _ = state.moveTime(to: ms(10))
+    let advance = state.beginAdvance(to: ms(10))
+    _ = state.takeNextEvent(for: advance, chained: true)
+    let result19 = state.waitForChain(advance, 100)
+    #expect(result19)
+    // The bound expires once with progress unknown, then with none since it started: a stall.
+    guard case .stalled(let waiter) = state.checkStall(advance, returns: 0) else {
+      Issue.record("expected a stall")
+      return
+    }
+    #expect(waiter == 100)
+    let result20 = state.returned(first)  // late: the advance went on without it
+    #expect(handedOn(result20) == "nobody")
+    let result21 = state.stopChain(advance)
+    #expect(result21 == nil)
+    guard case .sleeper(_, let second) = state.takeNextEvent(for: advance, chained: false) else {
+      Issue.record("expected sleeper 2, not waited for")
+      return
+    }
+    #expect(second == 2)
+    let result22 = state.checkStallIsOver(advance)
+    #expect(result22)
+  }
+
+  @Test func aBoundThatSawProgressStartsAgain() {
+    var state = TestClockState<Int>()
+    let first = suspendedTicket(state.sleep(until: ms(10), 1, isCancelled: false))!
+    _ = state.sleep(until: ms(10), 2, isCancelled: false)
+    _ = state.moveTime(to: ms(10))
+    let advance = state.beginAdvance(to: ms(10))
+    _ = state.takeNextEvent(for: advance, chained: true)
+    let result23 = state.waitForChain(advance, 100)
+    #expect(result23)
+    let result24 = state.returned(first)
+    #expect(handedOn(result24) == "sleeper 2")
+    guard case .progressed(let returns) = state.checkStall(advance, returns: 0) else {
+      Issue.record("expected progress")
+      return
+    }
+    #expect(returns == 1)
   }
 
   @Test func heapPopsInOrder() {

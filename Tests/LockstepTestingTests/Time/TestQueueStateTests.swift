@@ -29,9 +29,9 @@ struct TestQueueStateTests {
     var state = State()
     let queue = WaiterID.next()
     _ = schedule(&state, 1, on: queue, at: 20)
-    _ = state.sleep(WaiterID.next(), until: ms(10), 7, isCancelled: false)
+    _ = state.sleep(until: ms(10), 7, isCancelled: false)
     _ = schedule(&state, 2, on: queue, at: 10)
-    _ = state.sleep(WaiterID.next(), until: ms(20), 8, isCancelled: false)
+    _ = state.sleep(until: ms(20), 8, isCancelled: false)
     _ = schedule(&state, 3, on: queue, at: nil)  // now
     #expect(state.pendingWorkCount(of: queue) == 3)
     let result1 = state.nextEventDeadline()
