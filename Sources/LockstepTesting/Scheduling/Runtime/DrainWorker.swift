@@ -13,6 +13,11 @@ final class DrainWorker: @unchecked Sendable {
   private let pending = Locked<[(run: DeterministicRun, done: @Sendable (DrainOutcome) -> Void)]>([])
   private let available = DispatchSemaphore(value: 0)
   private let started = Locked(false)
+  /// The worker thread, for ``isCurrentThread``.
+  private static let threadFlag = ThreadFlag()
+
+  /// Whether the calling thread is the worker thread.
+  static var isCurrentThread: Bool { threadFlag.isSet }
 
   /// Drains `run` on the worker thread and returns its outcome.
   func drain(_ run: DeterministicRun) async -> DrainOutcome {
@@ -35,6 +40,7 @@ final class DrainWorker: @unchecked Sendable {
     }
     guard start else { return }
     let thread = Thread { [self] in
+      Self.threadFlag.set()
       while true {
         available.wait()
         guard let next = pending.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { continue }
@@ -45,4 +51,11 @@ final class DrainWorker: @unchecked Sendable {
     thread.stackSize = 8 << 20
     thread.start()
   }
+}
+
+/// A flag of one thread: set on it, read on any.
+private final class ThreadFlag: Sendable {
+  private let owner = Locked<Thread?>(nil)
+  func set() { owner.withLock { $0 = Thread.current } }
+  var isSet: Bool { owner.withLock { $0 } === Thread.current }
 }
