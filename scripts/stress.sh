@@ -36,8 +36,12 @@ log=$(mktemp)
 for run in $(seq "$runs"); do
   if ! swift test --skip-build --scratch-path "$scratch" "${flags[@]}" "${filter_args[@]}" >"$log" 2>&1; then
     failures=$((failures + 1))
-    echo "run $run FAILED:"
-    grep -E "✘|error|failed|FAIL|WARNING: ThreadSanitizer" "$log" | head -20
+    kept="$scratch/failed-run-$run.log"
+    cp "$log" "$kept"
+    echo "run $run FAILED (whole log: $kept):"
+    # Failures only: Swift Testing's ✘ lines, XCTest's error lines, sanitizer reports, crashes.
+    grep -E "^✘ Test .*(recorded|failed)|: error: |WARNING: ThreadSanitizer|Fatal error|Crash" "$kept" \
+      | head -20
   fi
 done
 echo "stress: $runs runs, $failures failed (load: $(nproc) busy loops${TSAN:+, thread sanitizer})"

@@ -19,14 +19,12 @@ struct SleepRequest: Equatable {
   /// the hand-over took (a median of 1 µs, after the warm-up run every process does first, see
   /// `RunLifecycle`), and `deadline - jobStart`, long by whatever the job did before it slept.
   /// Either reading can be off by much more when the thread was preempted in between, and which
-  /// one cannot be known. So Lockstep takes the roundest duration that one of the readings is
-  /// within ``tolerance`` of — a whole second, 100 ms, 10 ms, 1 ms, then 100 µs, trying the
-  /// short reading first at each step — and otherwise rounds the short reading up to the
-  /// 100 µs ``grid``. A sleep of a whole number of milliseconds therefore lasts exactly that
-  /// long in virtual time, also when the thread was preempted (unless the preemption itself was
-  /// within 20 µs of a whole number of milliseconds); other multiples of 100 µs are exact unless
-  /// the thread was preempted while the sleep was handed over; finer durations are rounded up to
-  /// the grid.
+  /// one cannot be known; see ``recover(short:long:)`` for how Lockstep picks. A sleep of a whole
+  /// number of milliseconds therefore lasts exactly that long in virtual time, also when the
+  /// thread was preempted (unless the preempted reading happens to land closer to a round
+  /// duration than the other); other multiples of 100 µs are exact unless the thread was
+  /// preempted while the sleep was handed over; finer durations are rounded up to the 100 µs
+  /// ``grid``.
   init(until deadline: Duration, on clock: RealDeadline.Clock, now: Duration, jobStart: Duration) {
     delay = Self.recover(short: deadline - now, long: deadline - jobStart)
     real = RealDeadline(clock: clock, deadline: deadline, receivedAt: now)
@@ -35,19 +33,38 @@ struct SleepRequest: Equatable {
   /// How far from a round duration a reading may be and still be read as that duration.
   static let tolerance = Duration.microseconds(20)
 
-  /// The sleep's duration from its two readings (see ``init(until:on:now:jobStart:)``).
+  /// The sleep's duration from its two readings (see ``init(until:on:now:jobStart:)``): each reading
+  /// is read as the roundest duration it is within ``tolerance`` of — a whole second, 100 ms,
+  /// 10 ms or 1 ms, the short reading rounded up and the long one down — and of the two, the one
+  /// the reading is closer to wins. When the thread was preempted, one reading is off by the
+  /// whole preemption and matches a round duration only by chance; the other is off by a
+  /// microsecond or two. Neither matching, the short reading is rounded up to the 100 µs grid.
   static func recover(short: Duration, long: Duration) -> Duration {
     guard short > .zero else { return .zero }
-    let units: [Duration] = [
-      .seconds(1), .milliseconds(100), .milliseconds(10), .milliseconds(1), grid,
-    ]
-    for unit in units {
-      let up = multiple(of: unit, atLeast: short)
-      if up - short <= tolerance { return up }
-      let down = multiple(of: unit, atMost: long)
-      if down >= short && long - down <= tolerance { return down }
+    let fromShort = roundest(short, rounding: .up)
+    let fromLong = long >= short ? roundest(long, rounding: .down) : nil
+    switch (fromShort, fromLong) {
+    case (let up?, let down?): return down.distance < up.distance ? down.value : up.value
+    case (let up?, nil): return up.value
+    case (nil, let down?): return down.value
+    case (nil, nil): return multiple(of: grid, atLeast: short)
     }
-    return multiple(of: grid, atLeast: short)
+  }
+
+  private enum Rounding { case up, down }
+
+  /// The roundest duration `reading` is within ``tolerance`` of, rounding it up or down.
+  private static func roundest(_ reading: Duration, rounding: Rounding)
+    -> (value: Duration, distance: Duration)?
+  {
+    let units: [Duration] = [.seconds(1), .milliseconds(100), .milliseconds(10), .milliseconds(1)]
+    for unit in units {
+      let value =
+        rounding == .up ? multiple(of: unit, atLeast: reading) : multiple(of: unit, atMost: reading)
+      let distance = rounding == .up ? value - reading : reading - value
+      if value > .zero && distance <= tolerance { return (value, distance) }
+    }
+    return nil
   }
 
   /// The smallest multiple of `unit` that is at least `duration` (both positive).
