@@ -216,13 +216,22 @@ struct DeterministicSchedulingTests {
   }
 
   @Test func codeOutsideTheRunKeepsWorkingMeanwhile() async throws {
-    let waiter = Locked<CheckedContinuation<Void, Never>?>(nil)
+    let waiter = OutsideResumption()
     async let run: Bool = withDeterministicScheduling(gracePeriod: .seconds(30)) {
       // Suspends until the code outside the run has done its work, then resumes from outside.
-      await withCheckedContinuation { continuation in waiter.withLock { $0 = continuation } }
+      await waiter.wait()
       return onSchedulerThread()
     }
-    try await waitUntil("the deterministic run is waiting") { waiter.value != nil }
+    // Runs are serialised, so under load this one may start only after the runs of other tests:
+    // the bound is a failure bound well past that, inside the test's time limit.
+    do {
+      try await waiter.arrivals.waitForCount(1, timeout: .seconds(45))
+    } catch {
+      waiter.resume()  // lets the run end instead of waiting out its timeout
+      throw error
+    }
+    // The run's body resumed this task (the test's own, older than the run): it stays outside.
+    #expect(!onSchedulerThread())
     let outside = await withTaskGroup(of: Bool.self) { group in
       for _ in 0..<200 {
         group.addTask {
@@ -233,7 +242,7 @@ struct DeterministicSchedulingTests {
       return await group.reduce(into: [Bool]()) { $0.append($1) }
     }
     #expect(outside.count == 200 && outside.allSatisfy { !$0 })
-    waiter.withLock { $0 }?.resume()
+    waiter.resume()
     #expect(try await run)
   }
 
@@ -341,5 +350,33 @@ struct DeterministicTraitQuarantineTests {
     }
     #expect(error?.quarantined == true)
     #expect(error?.description.contains("(the body)") == true)
+  }
+}
+
+/// A continuation the run's body waits on, resumed once from outside the run — also when the
+/// test gives up before the body has arrived, so that a failure never leaves the run waiting.
+private final class OutsideResumption: Sendable {
+  let arrivals = EventCounter("the run's body waiting for the code outside the run")
+  private let state = Locked<(continuation: CheckedContinuation<Void, Never>?, resumed: Bool)>(
+    (nil, false))
+
+  func wait() async {
+    await withCheckedContinuation { continuation in
+      let resumeNow = state.withLock { state in
+        if state.resumed { return true }
+        state.continuation = continuation
+        return false
+      }
+      if resumeNow { continuation.resume() }
+      arrivals.record()
+    }
+  }
+
+  func resume() {
+    state.withLock { state in
+      state.resumed = true
+      defer { state.continuation = nil }
+      return state.continuation
+    }?.resume()
   }
 }

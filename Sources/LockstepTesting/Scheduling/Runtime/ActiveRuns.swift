@@ -34,8 +34,17 @@ enum ActiveRuns {
 
   /// Where a job enqueued right now belongs: to the run drained by this thread, to the run that
   /// owns its task, or (`nil`) to the platform executors.
+  ///
+  /// A job enqueued by the drain thread belongs to its run — a task the run's code creates, an
+  /// actor job, a continuation it resumes — unless its task existed before the run began: the
+  /// test's own task, waiting outside the run for something the run records, is resumed by the
+  /// run but goes on outside it, on the executors it came from. (A task isolated to an actor of
+  /// its own comes back through that actor's job, which carries no task id: it still joins.)
   static func routedRun(forTask taskID: UInt64?) -> DeterministicRun? {
-    if let run = DrainThread.current { return run }
+    if let run = DrainThread.current {
+      if let taskID, taskID < run.bodyTaskID { return nil }
+      return run
+    }
     guard let taskID else { return nil }
     return owner(ofTask: taskID)
   }

@@ -16,6 +16,11 @@ final class DeterministicRun: @unchecked Sendable {
   private var runningTaskID: UInt64?
   /// Whether the running task's name was looked up already. Drain thread only.
   private var runningNameChecked = false
+  /// The runtime id of the body's task, the run's first task; 0 until it is created. Task ids
+  /// grow with every task the process creates, so a task with a smaller id existed before the run
+  /// began: the test's own task, for example. Set before the run is drained, read by the drain
+  /// thread.
+  var bodyTaskID: UInt64 = 0
   /// When the running job started, in real time: sleeps of the job use it to recover their exact
   /// duration (see ``SleepRequest``). Drain thread only.
   private(set) var jobStart = ContinuousClock.now

@@ -197,6 +197,7 @@ extension DeterministicRun {
       }
     }
     cancelBody = { task.cancel() }
+    bodyTaskID = RuntimeHooks.taskID(of: task)
     return result
   }
 }
