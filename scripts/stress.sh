@@ -17,6 +17,9 @@ flags=()
 if [ "${TSAN:-0}" = 1 ]; then
   scratch=.build-tsan
   flags+=(--sanitize=thread)
+  # The sanitizer and the busy loops make every test many times slower: lengthen Lockstep's
+  # real-time failure bounds, as the README advises for sanitizer runs.
+  export LOCKSTEP_TIMEOUT_SCALE=${LOCKSTEP_TIMEOUT_SCALE:-5}
 fi
 filter_args=()
 [ -n "$filter" ] && filter_args+=(--filter "$filter")

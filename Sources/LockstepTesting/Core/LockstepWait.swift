@@ -52,7 +52,7 @@ func lockstepWait(
         // Describe what is pending while this waiter still counts as pending.
         let error = WaitTimeoutError(
           awaited: awaited(), timeout: timeout, site: site, pending: pending(),
-          isVirtualTime: CurrentRun.isActive)
+          isVirtualTime: CurrentRun.isActive, scale: FailureBoundScale.current)
         depart(id)?.resume(throwing: error)
       }
       timer.withLock { $0 = bound }

@@ -9,13 +9,14 @@ import Dispatch
 /// the trace nor a choice of an exploration.
 enum Timeouts {
   /// Calls `expire` once `timeout` has elapsed, unless the returned handle is cancelled first.
+  /// In real time, the bound is lengthened by `LOCKSTEP_TIMEOUT_SCALE` (``FailureBoundScale``).
   static func start(
     after timeout: Duration, _ expire: @escaping @Sendable () -> Void
   ) -> any CancellableTask {
     if let timer = CurrentRun.startTimer(after: timeout, expire) {
       return timer
     }
-    return startInRealTime(after: timeout, expire)
+    return startInRealTime(after: FailureBoundScale.scaled(timeout), expire)
   }
 
   /// A Dispatch timer, whatever thread this is.

@@ -25,7 +25,9 @@ public struct WaitTimeoutError: Error, CustomStringConvertible, Sendable {
   /// #expect(error.awaited == "every task of the TestTaskFactory to finish")
   /// ```
   public let awaited: String
-  /// The limit that elapsed.
+  /// The limit that elapsed, as the wait was given it. When `LOCKSTEP_TIMEOUT_SCALE` lengthened a
+  /// real-time bound, the description gives both: `Timed out after 50 s (10 s ×
+  /// LOCKSTEP_TIMEOUT_SCALE=5)`.
   ///
   /// ```swift
   /// #expect(error.timeout == .seconds(10))
@@ -49,6 +51,8 @@ public struct WaitTimeoutError: Error, CustomStringConvertible, Sendable {
   /// if error.isVirtualTime { print("the run's virtual clock reached the bound") }
   /// ```
   public let isVirtualTime: Bool
+  /// The `LOCKSTEP_TIMEOUT_SCALE` factor the bound was lengthened by, in real time (1: none).
+  let scale: Double
 
   /// Creates an error for a wait that gave up.
   ///
@@ -60,7 +64,11 @@ public struct WaitTimeoutError: Error, CustomStringConvertible, Sendable {
     self.init(awaited: awaited, timeout: timeout, site: site, pending: pending, isVirtualTime: false)
   }
 
-  init(awaited: String, timeout: Duration, site: CallSite, pending: [String], isVirtualTime: Bool) {
+  init(
+    awaited: String, timeout: Duration, site: CallSite, pending: [String], isVirtualTime: Bool,
+    scale: Double = 1
+  ) {
+    self.scale = isVirtualTime ? 1 : scale
     self.awaited = awaited
     self.timeout = timeout
     self.site = site
@@ -74,7 +82,13 @@ public struct WaitTimeoutError: Error, CustomStringConvertible, Sendable {
   /// print(error)   // "Timed out after 10 s at … Still pending: …"
   /// ```
   public var description: String {
-    let limit = timeout.lockstepText + (isVirtualTime ? " of virtual time" : "")
+    var limit = timeout.lockstepText + (isVirtualTime ? " of virtual time" : "")
+    if scale != 1 {
+      let factor = scale.rounded() == scale ? String(Int(scale)) : String(scale)
+      limit =
+        FailureBoundScale.scaled(timeout, by: scale).lockstepText + " (\(timeout.lockstepText) × "
+        + "\(FailureBoundScale.variable)=\(factor))"
+    }
     var text = "Timed out after \(limit) at \(site) waiting for \(awaited)."
     if pending.isEmpty {
       text += " Nothing else was pending."

@@ -107,7 +107,7 @@ private nonisolated(nonsending) func pollUntil(
   _ check: nonisolated(nonsending) () async throws -> Bool
 ) async throws {
   let clock = ContinuousClock()
-  let deadline = clock.now.advanced(by: timeout)
+  let deadline = clock.now.advanced(by: FailureBoundScale.scaled(timeout))
   var checks = 0
   var pause = Duration.microseconds(20)
   while true {
@@ -117,7 +117,8 @@ private nonisolated(nonsending) func pollUntil(
     if clock.now >= deadline {
       throw WaitTimeoutError(
         awaited: "\"\(description)\"", timeout: timeout, site: site,
-        pending: ["the condition was still false after \(checks) checks"])
+        pending: ["the condition was still false after \(checks) checks"], isVirtualTime: false,
+        scale: FailureBoundScale.current)
     }
     if checks < 200 {
       await Task.yield()

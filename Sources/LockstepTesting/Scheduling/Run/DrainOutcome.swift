@@ -38,7 +38,7 @@ enum DrainOutcome {
         pending: [
           "\(trace.steps.count) jobs ran; the body was still running (a loop that never "
             + "stops, or waits for outside jobs that never came); its jobs are quarantined"
-        ])
+        ], isVirtualTime: false, scale: FailureBoundScale.current)
     case .tooManySteps(let trace): StepLimitReached(steps: trace.steps.count)
     case .realClockSleep(let error): error
     }

@@ -148,7 +148,7 @@ final class DeterministicRun: @unchecked Sendable {
     let clock = ContinuousClock()
     if !progress.started {
       progress.started = true
-      progress.deadline = clock.now + timeout
+      progress.deadline = clock.now + FailureBoundScale.scaled(timeout)
       ActiveRuns.add(self)
     }
     let stop = DrainThread.with(self) { runJobs(clock: clock, budget: budget) }
