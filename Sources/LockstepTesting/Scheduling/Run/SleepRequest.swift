@@ -21,10 +21,10 @@ struct SleepRequest: Equatable {
   /// Either reading can be off by much more when the thread was preempted in between, and which
   /// one cannot be known; see ``recover(short:long:)`` for how Lockstep picks. A sleep of a whole
   /// number of milliseconds therefore lasts exactly that long in virtual time, also when the
-  /// thread was preempted (unless the preempted reading happens to land closer to a round
-  /// duration than the other); other multiples of 100 µs are exact unless the thread was
-  /// preempted while the sleep was handed over; finer durations are rounded up to the 100 µs
-  /// ``grid``.
+  /// thread was preempted (unless a preempted reading happens to land closer to a round duration
+  /// than the other reading, or within 5 µs of the 100 µs grid); other multiples of 100 µs are
+  /// exact unless the thread was preempted while the sleep was handed over; finer durations are
+  /// rounded up to the 100 µs ``grid``.
   init(until deadline: Duration, on clock: RealDeadline.Clock, now: Duration, jobStart: Duration) {
     delay = Self.recover(short: deadline - now, long: deadline - jobStart)
     real = RealDeadline(clock: clock, deadline: deadline, receivedAt: now)
@@ -38,7 +38,14 @@ struct SleepRequest: Equatable {
   /// 10 ms or 1 ms, the short reading rounded up and the long one down — and of the two, the one
   /// the reading is closer to wins. When the thread was preempted, one reading is off by the
   /// whole preemption and matches a round duration only by chance; the other is off by a
-  /// microsecond or two. Neither matching, the short reading is rounded up to the 100 µs grid.
+  /// microsecond or two.
+  ///
+  /// Neither matching, a short reading within ``gridTolerance`` of the 100 µs grid is a prompt
+  /// hand-over of a duration on the grid: it is rounded up to it. Otherwise the hand-over was
+  /// preempted (or the duration is finer than the grid), and the sleep lies somewhere between the
+  /// two readings: the roundest duration that is alone in that interval at its unit — a whole
+  /// second, 100 ms, 10 ms, 1 ms — is taken; failing that, the short reading rounded up to the
+  /// grid.
   static func recover(short: Duration, long: Duration) -> Duration {
     guard short > .zero else { return .zero }
     let fromShort = roundest(short, rounding: .up)
@@ -47,8 +54,29 @@ struct SleepRequest: Equatable {
     case (let up?, let down?): return down.distance < up.distance ? down.value : up.value
     case (let up?, nil): return up.value
     case (nil, let down?): return down.value
-    case (nil, nil): return multiple(of: grid, atLeast: short)
+    case (nil, nil):
+      let onGrid = multiple(of: grid, atLeast: short)
+      if onGrid - short <= gridTolerance || long < short { return onGrid }
+      return onlyRoundDuration(from: short, to: long) ?? onGrid
     }
+  }
+
+  /// How far below the grid a prompt hand-over leaves the short reading.
+  static let gridTolerance = Duration.microseconds(5)
+
+  private static let units: [Duration] = [
+    .seconds(1), .milliseconds(100), .milliseconds(10), .milliseconds(1),
+  ]
+
+  /// The multiple of the coarsest unit that is the only multiple of its unit from `low` to
+  /// `high`; `nil` when a unit has two or more there before any has exactly one.
+  private static func onlyRoundDuration(from low: Duration, to high: Duration) -> Duration? {
+    for unit in units {
+      let first = multiple(of: unit, atLeast: low)
+      if first > high { continue }
+      return first + unit > high ? first : nil
+    }
+    return nil
   }
 
   private enum Rounding { case up, down }
@@ -57,7 +85,6 @@ struct SleepRequest: Equatable {
   private static func roundest(_ reading: Duration, rounding: Rounding)
     -> (value: Duration, distance: Duration)?
   {
-    let units: [Duration] = [.seconds(1), .milliseconds(100), .milliseconds(10), .milliseconds(1)]
     for unit in units {
       let value =
         rounding == .up ? multiple(of: unit, atLeast: reading) : multiple(of: unit, atMost: reading)

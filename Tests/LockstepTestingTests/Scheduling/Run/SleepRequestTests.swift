@@ -42,10 +42,19 @@ struct SleepRequestTests {
 
   @Test func otherDurationsAreRoundedUpToTheGrid() {
     #expect(recover(short: .microseconds(199), long: .microseconds(400)) == .microseconds(200))
-    #expect(
-      recover(short: .nanoseconds(1_234_567), long: .milliseconds(2) + .microseconds(500))
-        == .microseconds(1_300))
+    #expect(recover(short: .nanoseconds(1_234_567), long: .microseconds(1_900)) == .microseconds(1_300))
+    // A prompt hand-over of a duration on the grid keeps it, however long the job ran before.
+    #expect(recover(short: .nanoseconds(1_499_999), long: .microseconds(2_700)) == .microseconds(1_500))
     #expect(recover(short: .nanoseconds(1), long: .nanoseconds(1)) == SleepRequest.grid)
+  }
+
+  @Test func whenNeitherReadingMatchesTheRoundDurationBetweenThemIsTaken() {
+    // Preempted for 250.3 µs during the hand-over of an 80 ms sleep, after 41 µs of work: the
+    // short reading is near neither a round duration nor the grid; 80 ms is the only multiple of
+    // 10 ms between the readings.
+    #expect(recover(short: .nanoseconds(79_749_700), long: .microseconds(80_041)) == .milliseconds(80))
+    // Two multiples of 1 ms between them and none coarser: the grid, as before.
+    #expect(recover(short: .nanoseconds(1_234_567), long: .microseconds(3_500)) == .microseconds(1_300))
   }
 
   @Test func aDeadlineInThePastIsNoSleep() {
