@@ -84,7 +84,8 @@ public struct WaitTimeoutError: Error, CustomStringConvertible, Sendable {
   public var description: String {
     var limit = timeout.lockstepText + (isVirtualTime ? " of virtual time" : "")
     if scale != 1 {
-      let factor = scale.rounded() == scale ? String(Int(scale)) : String(scale)
+      // A whole factor prints as one (`5`, not `5.0`); one too large for an Int, as a Double.
+      let factor = scale.rounded() == scale && scale < 1e15 ? String(Int(scale)) : String(scale)
       limit =
         FailureBoundScale.scaled(timeout, by: scale).lockstepText + " (\(timeout.lockstepText) × "
         + "\(FailureBoundScale.variable)=\(factor))"

@@ -35,6 +35,15 @@ struct FailureBoundScaleTests {
     #expect(error.description.hasPrefix("Timed out after 50 s (10 s × LOCKSTEP_TIMEOUT_SCALE=5) at "))
   }
 
+  @Test func anyFactorTheVariableAcceptsCanBeDescribed() {
+    for scale in [2.5, 1e30] {
+      let error = WaitTimeoutError(
+        awaited: "Gate(\"save\") to open", timeout: .seconds(10), site: CallSite(), pending: [],
+        isVirtualTime: false, scale: scale)
+      #expect(error.description.contains("× LOCKSTEP_TIMEOUT_SCALE=\(scale))"))
+    }
+  }
+
   @Test func aBoundInVirtualTimeIsNotScaled() {
     let error = WaitTimeoutError(
       awaited: "Gate(\"save\") to open", timeout: .seconds(10), site: CallSite(), pending: [],
