@@ -185,18 +185,12 @@ func sleepersClockCase(quick: Bool) -> BenchmarkCase {
           "TestClock sleepers", "N = \(size): run() per sleeper",
           advancing[index] / Double(size) * 1e6, "µs"))
     }
-    for index in sizes.indices.dropFirst() {
-      let growth = Double(sizes[index]) / Double(sizes[index - 1])
-      for (label, times) in [("run()", advancing), ("sleep + run()", total)] {
-        let exponent = log(times[index] / times[index - 1]) / log(growth)
-        results.append(
-          .compared(
-            "TestClock sleepers", "\(label), N = \(sizes[index])", times[index] * 1e3, "ms",
-            against: "the same at N = \(sizes[index - 1])", baseline: times[index - 1] * 1e3,
-            ratio: exponent, ratioIs: "growth exponent (n log n ≈ 1.1, n² = 2)", goal: "≤ 1.3",
-            met: exponent <= 1.3))
-      }
-    }
+    // Each size against the one before: run(), then sleep + run(), at each step.
+    let runGrowth = Measurement.growth(
+      "TestClock sleepers", "run()", sizes: sizes, seconds: advancing)
+    let totalGrowth = Measurement.growth(
+      "TestClock sleepers", "sleep + run()", sizes: sizes, seconds: total)
+    for (run, all) in zip(runGrowth, totalGrowth) { results += [run, all] }
     return results
   }
 }
@@ -323,16 +317,8 @@ func autoAdvancingClockCase(quick: Bool) -> BenchmarkCase {
           baseline: virtual[index] * 1e3, goal: isGoalSize ? "≤ 10 ms (issue 14)" : nil,
           met: isGoalSize ? clocked[index] <= 0.010 : nil))
     }
-    for index in sizes.indices.dropFirst() {
-      let growth = Double(sizes[index]) / Double(sizes[index - 1])
-      let exponent = log(clocked[index] / clocked[index - 1]) / log(growth)
-      results.append(
-        .compared(
-          "TestClock auto-advance", "growth, N = \(sizes[index])", clocked[index] * 1e3, "ms",
-          against: "the same at N = \(sizes[index - 1])", baseline: clocked[index - 1] * 1e3,
-          ratio: exponent, ratioIs: "growth exponent (n log n ≈ 1.1, n² = 2)", goal: "≤ 1.3",
-          met: exponent <= 1.3))
-    }
+    results += Measurement.growth(
+      "TestClock auto-advance", "growth", sizes: sizes, seconds: clocked)
     return results
   }
 }

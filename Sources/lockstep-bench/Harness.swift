@@ -41,6 +41,23 @@ struct Measurement: Codable {
       benchmarkCase: benchmarkCase, metric: metric, value: value, unit: unit, against: against,
       baseline: baseline, ratio: ratio ?? value / baseline, ratioIs: ratioIs, goal: goal, met: met)
   }
+
+  /// How `seconds`, measured at each of `sizes`, grows from each size to the next: the exponent
+  /// k of `time ∝ size^k`, in milliseconds, with the goal of every per-sleeper structure
+  /// (O(n log n) or better: k ≤ 1.3).
+  static func growth(
+    _ benchmarkCase: String, _ label: String, sizes: [Int], seconds: [Double]
+  ) -> [Measurement] {
+    sizes.indices.dropFirst().map { index in
+      let exponent =
+        log(seconds[index] / seconds[index - 1]) / log(Double(sizes[index]) / Double(sizes[index - 1]))
+      return .compared(
+        benchmarkCase, "\(label), N = \(sizes[index])", seconds[index] * 1e3, "ms",
+        against: "the same at N = \(sizes[index - 1])", baseline: seconds[index - 1] * 1e3,
+        ratio: exponent, ratioIs: "growth exponent (n log n ≈ 1.1, n² = 2)", goal: "≤ 1.3",
+        met: exponent <= 1.3)
+    }
+  }
 }
 
 /// A benchmark case: runs its workload, checks that it did what it should, and returns its

@@ -14,8 +14,8 @@ private func exhaustiveOrders(tasks: Int, jobs: Int, maxPreemptions: Int) -> [[I
   return orders
 }
 
-/// Every interleaving, by brute force, with its number of preemptions.
-private func allOrders(tasks: Int, jobs: Int) -> [(order: [Int], preemptions: Int)] {
+/// Every interleaving, by brute force, with its number of preemptions (also for `ShardTests`).
+func allOrders(tasks: Int, jobs: Int) -> [(order: [Int], preemptions: Int)] {
   var result: [([Int], Int)] = []
   func extend(_ order: [Int], _ remaining: [Int], _ preemptions: Int) {
     let ready = (1...tasks).filter { remaining[$0 - 1] > 0 }

@@ -34,23 +34,7 @@ private func drive(
 
 /// Every order of the simulated tasks with at most `bound` preemptions, by brute force.
 private func bruteForce(tasks: Int, jobs: Int, bound: Int) -> [[Int]] {
-  var result: [[Int]] = []
-  func extend(_ order: [Int], _ remaining: [Int], _ preemptions: Int) {
-    let ready = (1...tasks).filter { remaining[$0 - 1] > 0 }
-    if ready.isEmpty {
-      if preemptions <= bound { result.append(order) }
-      return
-    }
-    for task in ready {
-      var left = remaining
-      left[task - 1] -= 1
-      let previous = order.last ?? 0
-      let preempts = ready.count > 1 && previous != 0 && ready.contains(previous) && task != previous
-      extend(order + [task], left, preemptions + (preempts ? 1 : 0))
-    }
-  }
-  extend([], Array(repeating: jobs, count: tasks), 0)
-  return result
+  allOrders(tasks: tasks, jobs: jobs).filter { $0.preemptions <= bound }.map(\.order)
 }
 
 private func shards(_ count: Int) -> [ExplorationShard] {
