@@ -9,8 +9,8 @@ struct DeadlockReportTests {
     let gate = Gate("never opened")
     let deadlock = await #expect(throws: DeterministicDeadlock.self) {
       try await withDeterministicScheduling {
-        // Moved by the run, exactly: a Task.sleep's virtual duration is recovered from the real
-        // clock and can be off by a fraction of a millisecond.
+        // A TestClock moved by the run is exact by construction; a Task.sleep's virtual duration
+        // is recovered from real-clock readings (see SleepRequest), which this test is not about.
         let clock = TestClock(advancesAutomatically: true)
         try await clock.sleep(for: .seconds(30))
         try await gate.wait(timeout: .seconds(3600))

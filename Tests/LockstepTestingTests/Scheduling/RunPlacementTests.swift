@@ -46,7 +46,7 @@ struct RunPlacementTests {
         for _ in 0..<4 { group.addTask { await box.add() } }
       }
       await Task { @MainActor in }.value
-      try? await Task.sleep(for: .milliseconds(10))
+      try? await Task.sleep(for: .milliseconds(10))  // virtual time in the run, checked below
       return await box.value
     }
     #expect(outcome.value == 4)

@@ -43,6 +43,7 @@ struct TaskNamesTests {
 
   @Test func aTaskNamedWithTaskNameIsNamedOnceItSleeps() async throws {
     let outcome = try await runDeterministically {
+      // The sleep is the subject (a name is read when the task sleeps); virtual time, not a wait.
       await Task(name: "poller") { try? await Task.sleep(for: .milliseconds(5)) }.value
     }
     #expect(outcome.trace.taskNames[2] == "poller")

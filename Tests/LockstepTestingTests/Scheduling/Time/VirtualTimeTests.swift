@@ -26,6 +26,7 @@ struct VirtualTimeTests {
     // Multiples of 10 ms: a preempted reading then cannot pass for the sleep by chance (see
     // `SleepRequest.recover`); scripts/exact-time.sh checks whole milliseconds by the 100,000.
     let durations = mixedDurations(count: 2_000, seed: 7, unit: .milliseconds(10))
+    // The sleeps are the subject: they run in the run's virtual time and take no real time.
     let outcome = try await runDeterministically {
       for duration in durations { try await Task.sleep(for: duration) }
     }
@@ -42,6 +43,7 @@ struct VirtualTimeTests {
   }
 
   @Test func everyFormOfSleepIsExact() async throws {
+    // Every form of sleep is the subject, in the run's virtual time.
     let outcome = try await runDeterministically {
       try await Task.sleep(for: .milliseconds(80))
       try await Task.sleep(nanoseconds: 20_000_000)
