@@ -32,6 +32,13 @@ struct TaskRegistry<IdleWaiter, Handle> {
       slots[slot] = record
       return Ticket(slot: slot, number: createdCount)
     }
+    if slots.isEmpty {
+      // Room for a typical test's tasks, instead of growing one doubling at a time.
+      slots.reserveCapacity(8)
+      handles.reserveCapacity(8)
+      freeSlots.reserveCapacity(8)
+      retired.reserveCapacity(8)
+    }
     slots.append(record)
     handles.append(nil)
     return Ticket(slot: slots.count - 1, number: createdCount)

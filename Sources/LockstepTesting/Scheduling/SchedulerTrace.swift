@@ -76,7 +76,7 @@ public struct SchedulerTrace: Sendable, Equatable, CustomStringConvertible {
   /// One thing a task did during a step.
   struct Event: Sendable, Equatable {
     enum Kind: Sendable, Equatable {
-      case waits(String)
+      case waits(Waiting)
       case sleeps(Duration)
       case note(String)
       case cancelled

@@ -121,7 +121,7 @@ public struct Timeline: Sendable, Equatable, CustomStringConvertible {
         var actions = [arrival + executor.suffix]
         for event in events where event.task == task {
           switch event.kind {
-          case .waits(let what): actions.append("waits for \(what)")
+          case .waits(let what): actions.append("waits for \(what.text)")
           case .sleeps(let until): actions.append("sleeps until " + Timeline.format(until))
           case .note(let text): actions.append(text)
           case .cancelled: actions.append("is cancelled here (injected by explore)")

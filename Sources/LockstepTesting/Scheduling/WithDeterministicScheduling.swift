@@ -130,12 +130,30 @@ nonisolated(nonsending) func runDeterministically<Result>(
   seed: UInt64?, timeout: Duration, gracePeriod: Duration, site: CallSite,
   _ body: () async throws -> Result
 ) async throws -> DeterministicOutcome<Result> {
+  // The run itself is not generic: called from another module, this function runs unspecialized,
+  // and every generic type on the way (results, completions, the lent body) would cost a runtime
+  // metadata lookup on each run. The body's value goes into this local instead.
+  var value: Result?
+  let trace = try await runDeterministically(
+    seed: seed, timeout: timeout, gracePeriod: gracePeriod, site: site
+  ) { value = try await body() }
+  guard let value else {
+    throw DeterministicSchedulingUnavailable(reason: "the run finished without its body finishing")
+  }
+  return DeterministicOutcome(value: value, trace: trace)
+}
+
+/// A run of a body that returns nothing; returns its trace.
+nonisolated(nonsending) private func runDeterministically(
+  seed: UInt64?, timeout: Duration, gracePeriod: Duration, site: CallSite,
+  _ body: () async throws -> Void
+) async throws -> SchedulerTrace {
   try await RunLifecycle.lending(body) { body in
     try await RunLifecycle.exclusively {
       let run = DeterministicRun(
         order: seed.map { .seeded($0) } ?? .fifo, timeout: timeout, gracePeriod: gracePeriod,
         site: site)
-      return try await run.perform(body).outcome.get()
+      return try await run.perform(body).outcome.get().trace
     }
   }
 }
@@ -173,12 +191,28 @@ public func withDeterministicSchedulingBlocking<Result>(
   _ body: () async throws -> Result
 ) throws -> DeterministicOutcome<Result> {
   let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-  return try RunLifecycle.lendingBlocking(body) { body in
+  // Not generic below this point, as in `runDeterministically`.
+  var value: Result?
+  let trace = try runDeterministicallyBlocking(
+    seed: seed, timeout: timeout, gracePeriod: gracePeriod, site: site
+  ) { value = try await body() }
+  guard let value else {
+    throw DeterministicSchedulingUnavailable(reason: "the run finished without its body finishing")
+  }
+  return DeterministicOutcome(value: value, trace: trace)
+}
+
+/// The blocking run of a body that returns nothing; returns its trace.
+private func runDeterministicallyBlocking(
+  seed: UInt64?, timeout: Duration, gracePeriod: Duration, site: CallSite,
+  _ body: () async throws -> Void
+) throws -> SchedulerTrace {
+  try RunLifecycle.lendingBlocking(body) { body in
     try RunLifecycle.exclusivelyBlocking {
       let run = DeterministicRun(
         order: seed.map { .seeded($0) } ?? .fifo, timeout: timeout, gracePeriod: gracePeriod,
         site: site)
-      return try run.performBlocking(body).outcome.get()
+      return try run.performBlocking(body).outcome.get().trace
     }
   }
 }

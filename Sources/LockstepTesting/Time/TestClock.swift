@@ -261,7 +261,7 @@ public final class TestClock: Clock, Sendable, CustomStringConvertible {
         case .suspended(_, let satisfied):
           for watcher in satisfied { watcher.resume() }
           if self.advancesAutomatically { self.wakeInDeterministicRun(at: deadline.offset) }
-          _ = CurrentRun.noteWait(for: "the TestClock to reach \(deadline)")
+          _ = CurrentRun.noteWait(as: .testClock(deadline: deadline.offset))
         case .elapsed:
           continuation.resume()
         case .cancelled:

@@ -20,7 +20,7 @@ public final class EventRecorder<Value: Sendable>: Sendable, CustomStringConvert
   /// #expect(EventCounter("completion").name == "completion")
   /// ```
   public let name: String
-  private let state = Locked(EventState<Value, Waiter<Void>>())
+  private let state = Locked(EventState<Value>())
 
   /// Creates an empty recorder.
   ///
@@ -37,7 +37,10 @@ public final class EventRecorder<Value: Sendable>: Sendable, CustomStringConvert
   /// api.fetch { result in responses.record(result) }
   /// ```
   public func record(_ value: Value) {
-    let satisfied = state.withLock { $0.record(value) }
+    let satisfied = state.withLock { state in
+      state.values.append(value)
+      return state.counts.recorded(count: state.values.count)
+    }
     for waiter in satisfied { waiter.resume() }
   }
 
@@ -84,9 +87,12 @@ public final class EventRecorder<Value: Sendable>: Sendable, CustomStringConvert
       timeout: timeout,
       site: site,
       arrive: { id, waiter in
-        state.withLock { $0.watch(id, target: count, waiter) }
+        state.withLock { state in
+          let recorded = state.values.count
+          return state.counts.watch(id, target: count, count: recorded, waiter)
+        }
       },
-      depart: { id in state.withLock { $0.depart(id) } },
+      depart: { id in state.withLock { $0.counts.depart(id) } },
       pending: { ["expected \(count), got \(state.withLock { $0.values.count })"] })
   }
 
@@ -137,22 +143,30 @@ extension EventRecorder where Value == Void {
   public func record() { record(()) }
 }
 
-/// The pure state machine behind ``EventRecorder``.
-struct EventState<Value, Waiter> {
-  private(set) var values: [Value] = []
+/// The state behind ``EventRecorder``: the values, and who waits for how many (``EventCounts``).
+///
+/// Only the values are generic over the recorder's `Value`. Called from a test's module, code
+/// generic over `Value` runs unspecialized, looking up the runtime type of every generic type it
+/// touches; the recorder calls the waiting part with a concrete waiter type, so that it runs
+/// specialized.
+struct EventState<Value> {
+  var values: [Value] = []
+  var counts = EventCounts<Waiter<Void>>()
+}
+
+/// The pure state machine of an ``EventRecorder``'s waits: who waits for how many events.
+struct EventCounts<Waiter> {
   private var watchers = Watchers<Int, Waiter>()
 
-  /// Appends a value; returns the watchers whose target is now reached.
-  mutating func record(_ value: Value) -> [Waiter] {
-    values.append(value)
-    let count = values.count
-    return watchers.takeReached { count >= $0 }
+  /// The recorder now has `count` events; returns the watchers whose target is now reached.
+  mutating func recorded(count: Int) -> [Waiter] {
+    watchers.takeReached { count >= $0 }
   }
 
-  /// A watcher arrives; false when the target is already reached.
-  mutating func watch(_ id: WaiterID, target: Int, _ waiter: Waiter) -> Bool {
-    let count = values.count
-    return watchers.watch(id, target: target, waiter) { count >= $0 }
+  /// A watcher arrives while the recorder has `count` events; false when the target is already
+  /// reached.
+  mutating func watch(_ id: WaiterID, target: Int, count: Int, _ waiter: Waiter) -> Bool {
+    watchers.watch(id, target: target, waiter) { count >= $0 }
   }
 
   mutating func depart(_ id: WaiterID) -> Waiter? {

@@ -49,6 +49,20 @@ struct TaskNamesTests {
     #expect(outcome.trace.taskNames[2] == "poller")
   }
 
+  @Test func aTaskStartedInlineDoesNotLendItsNameToTheTaskWhoseJobStartedIt() async throws {
+    let outcome = try await runDeterministically {
+      await Task(name: "outer") {
+        // `Task.immediate` runs the inner task on the outer task's job until it suspends: while
+        // it does, the inner task is the current one.
+        let inner = Task.immediate(name: "inner") { await Task.yield() }
+        await Task.yield()
+        await inner.value
+      }.value
+    }
+    #expect(outcome.trace.taskNames[2] == "outer", "\(outcome.trace.taskNames)")
+    #expect(outcome.trace.taskNames.allSatisfy { $0.value != "inner" || $0.key == 3 })
+  }
+
   @Test func aStepThatRunsTwoTasksWorkSaysWhyItsNumberRepeats() async throws {
     // Two tasks call the actor while it is busy with the body: one actor job runs both calls.
     let outcome = try await runDeterministically {

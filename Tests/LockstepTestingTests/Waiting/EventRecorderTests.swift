@@ -46,12 +46,12 @@ struct EventRecorderTests {
   }
 
   @Test func stateMachineResolvesWatchersAtTheirTarget() {
-    var state = EventState<Int, String>()
-    let two = state.watch(WaiterID(rawValue: 1), target: 2, "two")
-    let one = state.watch(WaiterID(rawValue: 2), target: 1, "one")
-    let first = state.record(5)
-    let second = state.record(6)
-    let already = state.watch(WaiterID(rawValue: 3), target: 2, "late")
+    var counts = EventCounts<String>()
+    let two = counts.watch(WaiterID(rawValue: 1), target: 2, count: 0, "two")
+    let one = counts.watch(WaiterID(rawValue: 2), target: 1, count: 0, "one")
+    let first = counts.recorded(count: 1)
+    let second = counts.recorded(count: 2)
+    let already = counts.watch(WaiterID(rawValue: 3), target: 2, count: 2, "late")
     #expect(two && one && !already)
     #expect(first == ["one"])
     #expect(second == ["two"])

@@ -15,24 +15,33 @@ struct ReadyJobs<Job: SchedulableJob> {
   private var queue: ReadyQueue<RunEntry<Job>>
   /// Set when the order is `.picked`; the queue is unused then.
   private var explored: ExploredJobs<Job>?
+  /// Whether `explored` is set. Asked on every job instead of `explored != nil`: the optional's
+  /// payload holds an existential, and testing or copying it goes through runtime value witnesses
+  /// (half a dozen calls a job).
+  private let isExplored: Bool
 
   init(_ order: Order) {
     switch order {
-    case .fifo: queue = ReadyQueue(seed: nil)
-    case .seeded(let seed): queue = ReadyQueue(seed: seed)
-    case .picked(let picker):
+    case .fifo:
       queue = ReadyQueue(seed: nil)
+      isExplored = false
+    case .seeded(let seed):
+      queue = ReadyQueue(seed: seed)
+      isExplored = false
+    case .picked(let picker):
+      queue = ReadyQueue(seed: nil, capacity: 0)  // unused
       explored = ExploredJobs(picker: picker)
+      isExplored = true
     }
   }
 
-  var count: Int { explored?.count ?? queue.count }
+  var count: Int { isExplored ? explored!.count : queue.count }
 
   /// The exploration's picker, with the choices it made so far.
-  var picker: (any SchedulePicker)? { explored?.picker }
+  var picker: (any SchedulePicker)? { isExplored ? explored!.picker : nil }
 
   mutating func append(_ entry: RunEntry<Job>) {
-    if explored != nil {
+    if isExplored {
       explored!.append(entry)
     } else {
       queue.append(entry, serial: entry.job.isMainActor)
@@ -42,11 +51,11 @@ struct ReadyJobs<Job: SchedulableJob> {
   /// The next job to run, or `nil` when none is ready; `previous` is the task whose job ran last,
   /// `step` the number (from 0) of the step it will run as.
   mutating func next(previous: Int, step: Int) -> RunEntry<Job>? {
-    explored != nil ? explored!.next(previous: previous, step: step) : queue.next()
+    isExplored ? explored!.next(previous: previous, step: step) : queue.next()
   }
 
   /// Removes every ready job.
   mutating func removeAll() -> [RunEntry<Job>] {
-    explored != nil ? explored!.removeAll() : queue.removeAll()
+    isExplored ? explored!.removeAll() : queue.removeAll()
   }
 }

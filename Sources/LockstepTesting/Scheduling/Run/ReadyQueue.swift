@@ -31,8 +31,11 @@ struct ReadyQueue<Element> {
   private var serial: [Element?] = []
   private var serialHead = 0
 
-  init(seed: UInt64?) {
+  /// A queue in FIFO order, or in `seed`'s; `capacity` jobs fit before it reallocates (a test's
+  /// run rarely has more ready at once, and growing from empty reallocates at every doubling).
+  init(seed: UInt64?, capacity: Int = 16) {
     generator = seed.map { SplitMix64(seed: $0) }
+    if generator == nil { storage.reserveCapacity(capacity) } else { window.reserveCapacity(capacity) }
   }
 
   var count: Int { window.count + storage.count - head + serial.count - serialHead }

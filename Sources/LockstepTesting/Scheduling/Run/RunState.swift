@@ -52,6 +52,10 @@ struct RunState<Job: SchedulableJob> {
   init(order: ReadyJobs<Job>.Order, cancelAtWait: Int? = nil) {
     ready = ReadyJobs(order)
     cancellation = InjectedCancellation(atWait: cancelAtWait)
+    // Room for a typical test's run, so that the trace does not grow from empty one doubling at
+    // a time (each doubling is an allocation and a copy).
+    trace.steps.reserveCapacity(64)
+    trace.events.reserveCapacity(32)
   }
 
   var readyCount: Int { ready.count }
@@ -87,7 +91,7 @@ struct RunState<Job: SchedulableJob> {
     return admit(job) { state, entry in
       if entry.task != 0 && state.runningTask != nil {
         let wake = state.time.now + sleep.delay
-        state.tasks[entry.task].waitingOn = "a sleep until \(wake.lockstepText) (virtual time)"
+        state.tasks[entry.task].waitingOn = .sleep(until: wake)
         state.trace.events.append(
           SchedulerTrace.Event(step: state.trace.steps.count, task: entry.task, kind: .sleeps(wake)))
         state.checkRealDeadline(sleep.real, ofTask: entry.task)
@@ -156,6 +160,7 @@ struct RunState<Job: SchedulableJob> {
       tasks[task].waitingOn = nil
     }
     runningTask = task
+    runningTaskNeedsName = task != 0 && entry.job.taskID.map { tasks.needsName(task, id: $0) } ?? false
     trace.steps.append(
       SchedulerTrace.Step(
         task: task == 0 ? nil : task, isMainActor: entry.job.isMainActor, time: time.now,
@@ -176,7 +181,7 @@ struct RunState<Job: SchedulableJob> {
 
   /// The running task waits at a Lockstep primitive for `what`. Returns whether exploration
   /// injects a cancellation here: the caller then cancels the running task.
-  mutating func noteWait(for what: String, byTask id: UInt64?) -> Bool {
+  mutating func noteWait(for what: Waiting, byTask id: UInt64?) -> Bool {
     guard let task = eventTask(id), task != 0 else { return false }
     tasks[task].waitingOn = what
     trace.events.append(
@@ -209,13 +214,20 @@ struct RunState<Job: SchedulableJob> {
     return runningTask
   }
 
-  /// Records the name of a task the scheduler saw running.
-  mutating func recordName(_ name: String, forTask id: UInt64) {
-    guard let number = tasks.name(name, forTask: id) else { return }
+  /// Records the name of a task the scheduler saw running (`nil`: the task has none).
+  mutating func recordName(_ name: String?, forTask id: UInt64) {
+    guard let number = tasks.name(name, forTask: id), let name else { return }
+    // Room for a typical run's named tasks at once, rather than a rehash at every doubling.
+    if trace.taskNames.isEmpty { trace.taskNames.reserveCapacity(8) }
     trace.taskNames[number] = name
   }
 
-  func hasName(forTask id: UInt64) -> Bool { tasks.hasName(forTask: id) }
+  /// Whether the name of the task with runtime id `id` is still to be looked up.
+  func needsName(forTask id: UInt64) -> Bool { tasks.needsName(forTask: id) }
+
+  /// Whether the name of the running job's task is still to be looked up: asked once per job,
+  /// right after ``next()`` hands it out.
+  private(set) var runningTaskNeedsName = false
 
   // MARK: Timers
 

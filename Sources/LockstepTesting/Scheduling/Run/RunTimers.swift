@@ -19,17 +19,23 @@ struct RunTimers {
     static func < (lhs: Self, rhs: Self) -> Bool { (lhs.deadline, lhs.id) < (rhs.deadline, rhs.id) }
   }
 
-  /// Every timer started; removed ones stay until they reach the top (`actions` is the truth).
+  /// A live timer.
+  private struct Timer {
+    let wakes: Bool
+    let action: @Sendable () -> Void
+  }
+
+  /// Every timer started; removed ones stay until they reach the top (`timers` is the truth).
   private var heap = Heap<Key>()
-  private var actions: [UInt64: @Sendable () -> Void] = [:]
-  /// The live wake-ups.
-  private var wakeUps: Set<UInt64> = []
+  private var timers: [UInt64: Timer] = [:]
+  /// How many live timers are wake-ups.
+  private var wakeUps = 0
   private var sequence: UInt64 = 0
   /// Whether the run has reported a deadlock: failure bounds may fire from then on.
   private(set) var deadlockReported = false
 
   /// How many timers are live.
-  var count: Int { actions.count }
+  var count: Int { timers.count }
 
   /// Starts a timer that calls `action` at `deadline`; returns its id.
   mutating func start(at deadline: Duration, wakes: Bool, _ action: @escaping @Sendable () -> Void)
@@ -37,28 +43,30 @@ struct RunTimers {
   {
     sequence += 1
     heap.insert(Key(deadline: deadline, id: sequence, wakes: wakes))
-    actions[sequence] = action
-    if wakes { wakeUps.insert(sequence) }
+    // Room for a typical run's pending bounds at once, rather than a rehash at every doubling.
+    if sequence == 1 { timers.reserveCapacity(8) }
+    timers[sequence] = Timer(wakes: wakes, action: action)
+    if wakes { wakeUps += 1 }
     return sequence
   }
 
   /// Removes a timer, returning its action if it had not fired yet.
   mutating func remove(_ id: UInt64) -> (@Sendable () -> Void)? {
-    wakeUps.remove(id)
-    return actions.removeValue(forKey: id)
+    guard let timer = timers.removeValue(forKey: id) else { return nil }
+    if timer.wakes { wakeUps -= 1 }
+    return timer.action
   }
 
   /// The timer that fires now, by the firing rule, removed; `nextSleeper` is the deadline of the
   /// run's earliest sleeper, if any.
   mutating func takeDue(nextSleeper: Duration?) -> (deadline: Duration, action: @Sendable () -> Void)? {
-    while let timer = heap.min, actions[timer.id] == nil { _ = heap.popMin() }
+    while let timer = heap.min, timers[timer.id] == nil { _ = heap.popMin() }
     guard let timer = heap.min, nextSleeper.map({ timer.deadline < $0 }) ?? true else { return nil }
-    let otherWakeUps = wakeUps.count - (wakeUps.contains(timer.id) ? 1 : 0)
+    let otherWakeUps = wakeUps - (timer.wakes ? 1 : 0)
     let progressLater = nextSleeper != nil || otherWakeUps > 0
     guard timer.wakes || progressLater || deadlockReported else { return nil }
     _ = heap.popMin()
-    wakeUps.remove(timer.id)
-    return (timer.deadline, actions.removeValue(forKey: timer.id)!)
+    return (timer.deadline, remove(timer.id)!)
   }
 
   mutating func markDeadlockReported() { deadlockReported = true }
@@ -69,7 +77,7 @@ struct RunTimers {
   mutating func moveToRealTime(now: Duration) -> [(id: UInt64, remaining: Duration)] {
     var pending: [(UInt64, Duration)] = []
     while let timer = heap.popMin() {
-      if actions[timer.id] != nil { pending.append((timer.id, timer.deadline - now)) }
+      if timers[timer.id] != nil { pending.append((timer.id, timer.deadline - now)) }
     }
     return pending
   }

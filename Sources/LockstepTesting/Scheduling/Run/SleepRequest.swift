@@ -48,6 +48,13 @@ struct SleepRequest: Equatable {
   /// grid.
   static func recover(short: Duration, long: Duration) -> Duration {
     guard short > .zero else { return .zero }
+    // In whole nanoseconds: `Duration.components` divides a 128-bit count of attoseconds, and the
+    // rules below would otherwise ask for it a few dozen times per sleep.
+    return .nanoseconds(recover(short: nanoseconds(short), long: nanoseconds(long)))
+  }
+
+  /// ``recover(short:long:)`` in nanoseconds, `short` positive.
+  private static func recover(short: Int64, long: Int64) -> Int64 {
     let fromShort = roundest(short, rounding: .up)
     let fromLong = long >= short ? roundest(long, rounding: .down) : nil
     switch (fromShort, fromLong) {
@@ -55,8 +62,8 @@ struct SleepRequest: Equatable {
     case (let up?, nil): return up.value
     case (nil, let down?): return down.value
     case (nil, nil):
-      let onGrid = multiple(of: grid, atLeast: short)
-      if onGrid - short <= gridTolerance || long < short { return onGrid }
+      let onGrid = multiple(of: gridNanoseconds, atLeast: short)
+      if onGrid - short <= gridToleranceNanoseconds || long < short { return onGrid }
       return onlyRoundDuration(from: short, to: long) ?? onGrid
     }
   }
@@ -64,13 +71,16 @@ struct SleepRequest: Equatable {
   /// How far below the grid a prompt hand-over leaves the short reading.
   static let gridTolerance = Duration.microseconds(5)
 
-  private static let units: [Duration] = [
-    .seconds(1), .milliseconds(100), .milliseconds(10), .milliseconds(1),
-  ]
+  private static let gridNanoseconds = nanoseconds(grid)
+  private static let toleranceNanoseconds = nanoseconds(tolerance)
+  private static let gridToleranceNanoseconds = nanoseconds(gridTolerance)
+
+  /// A whole second, 100 ms, 10 ms and 1 ms, in nanoseconds.
+  private static let units: [Int64] = [1_000_000_000, 100_000_000, 10_000_000, 1_000_000]
 
   /// The multiple of the coarsest unit that is the only multiple of its unit from `low` to
   /// `high`; `nil` when a unit has two or more there before any has exactly one.
-  private static func onlyRoundDuration(from low: Duration, to high: Duration) -> Duration? {
+  private static func onlyRoundDuration(from low: Int64, to high: Int64) -> Int64? {
     for unit in units {
       let first = multiple(of: unit, atLeast: low)
       if first > high { continue }
@@ -82,32 +92,33 @@ struct SleepRequest: Equatable {
   private enum Rounding { case up, down }
 
   /// The roundest duration `reading` is within ``tolerance`` of, rounding it up or down.
-  private static func roundest(_ reading: Duration, rounding: Rounding)
-    -> (value: Duration, distance: Duration)?
+  private static func roundest(_ reading: Int64, rounding: Rounding)
+    -> (value: Int64, distance: Int64)?
   {
     for unit in units {
       let value =
         rounding == .up ? multiple(of: unit, atLeast: reading) : multiple(of: unit, atMost: reading)
       let distance = rounding == .up ? value - reading : reading - value
-      if value > .zero && distance <= tolerance { return (value, distance) }
+      if value > 0 && distance <= toleranceNanoseconds { return (value, distance) }
     }
     return nil
   }
 
-  /// The smallest multiple of `unit` that is at least `duration` (both positive).
-  static func multiple(of unit: Duration, atLeast duration: Duration) -> Duration {
-    let down = multiple(of: unit, atMost: duration)
-    return down == duration ? down : down + unit
+  /// The smallest multiple of `unit` that is at least `value` (both positive).
+  private static func multiple(of unit: Int64, atLeast value: Int64) -> Int64 {
+    let down = multiple(of: unit, atMost: value)
+    return down == value ? down : down + unit
   }
 
-  /// The largest multiple of `unit` that is at most `duration` (both positive).
-  static func multiple(of unit: Duration, atMost duration: Duration) -> Duration {
-    // Durations of a sleep fit in Int64 nanoseconds (292 years).
-    let nanoseconds =
-      duration.components.seconds * 1_000_000_000
-      + duration.components.attoseconds / 1_000_000_000
-    let step = unit.components.seconds * 1_000_000_000 + unit.components.attoseconds / 1_000_000_000
-    return .nanoseconds(nanoseconds / step * step)
+  /// The largest multiple of `unit` that is at most `value` (both positive).
+  private static func multiple(of unit: Int64, atMost value: Int64) -> Int64 {
+    value / unit * unit
+  }
+
+  /// `duration` in whole nanoseconds (a sleep's durations fit in Int64 nanoseconds: 292 years).
+  private static func nanoseconds(_ duration: Duration) -> Int64 {
+    let (seconds, attoseconds) = duration.components
+    return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
   }
 
   /// A sleep of `delay` on a clock that is not a real one.

@@ -9,6 +9,12 @@ struct TaskNumbers {
   /// Every runtime id in the map, in increasing order.
   var allIDs: [UInt64] { ids }
 
+  /// Makes room for `count` tasks without reallocating.
+  mutating func reserveCapacity(_ count: Int) {
+    ids.reserveCapacity(count)
+    numbers.reserveCapacity(count)
+  }
+
   subscript(id: UInt64) -> Int? {
     let index = position(of: id)
     return index < ids.count && ids[index] == id ? numbers[index] : nil

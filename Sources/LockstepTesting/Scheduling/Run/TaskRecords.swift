@@ -29,8 +29,12 @@ struct TaskRecords {
   /// The number of the task with runtime id `id`, numbering it if it is new.
   mutating func number(registering id: UInt64) -> Int {
     if let known = numbers[id] { return known }
-    if records.isEmpty { bodyTaskID = id }
-    records.append(TaskRecord(number: records.count + 1))
+    if records.isEmpty {
+      bodyTaskID = id
+      records.reserveCapacity(8)  // room for a typical run's tasks without reallocating
+      numbers.reserveCapacity(8)
+    }
+    records.append(TaskRecord(number: records.count + 1, taskID: id))
     numbers.insert(id, records.count)
     return records.count
   }
@@ -42,14 +46,31 @@ struct TaskRecords {
     _modify { yield &records[task - 1] }
   }
 
-  func hasName(forTask id: UInt64) -> Bool {
-    numbers[id].map { records[$0 - 1].name != nil } ?? false
+  /// Whether the runtime name of the task with runtime id `id` is still to be looked up: it
+  /// reached the run and nobody has looked yet. A task's name never changes, so it is looked up
+  /// once, not on every job of the task.
+  func needsName(forTask id: UInt64) -> Bool {
+    guard let number = numbers[id] else { return false }
+    return needsName(number, id: id)
   }
 
-  /// Names the task with runtime id `id` unless it has a name; returns its number when it was
-  /// named now.
-  mutating func name(_ name: String, forTask id: UInt64) -> Int? {
-    guard let number = numbers[id], records[number - 1].name == nil else { return nil }
+  /// Whether the name of task `number` is to be looked up while its job with runtime id `id`
+  /// runs. A job whose id is an alias (the runtime's wake-up task of a sleep) runs as another task
+  /// than the one it counts for, and the name read then would not be the task's: that is left to
+  /// the task's own jobs.
+  func needsName(_ number: Int, id: UInt64) -> Bool {
+    // Field by field: copying the whole record would retain and release its strings.
+    records[number - 1].taskID == id && !records[number - 1].nameLookedUp
+      && records[number - 1].name == nil
+  }
+
+  /// Records the name of the task with runtime id `id` (`nil`: it has none) unless it has a name;
+  /// returns its number when it was named now. A name told for an alias (see
+  /// ``needsName(_:id:)``) marks nothing looked up.
+  mutating func name(_ name: String?, forTask id: UInt64) -> Int? {
+    guard let number = numbers[id] else { return nil }
+    if records[number - 1].taskID == id { records[number - 1].nameLookedUp = true }
+    guard let name, records[number - 1].name == nil else { return nil }
     records[number - 1].name = name
     return number
   }
@@ -73,13 +94,17 @@ struct TaskRecords {
 /// What the scheduler knew about one task of a run.
 struct TaskRecord: Sendable {
   let number: Int
+  /// The runtime id it was numbered under (its other ids are aliases: see ``TaskRecords/alias(_:to:)``).
+  let taskID: UInt64
   var name: String?
+  /// Whether its name was looked up while one of its own jobs ran.
+  var nameLookedUp = false
   var jobsRun = 0
   /// The trace index of the last job it ran.
   var lastStep = 0
   var lastOnMainActor = false
   /// What the task waits for at a Lockstep primitive or in a sleep, since its last job.
-  var waitingOn: String?
+  var waitingOn: Waiting?
   /// Whether it is known to have finished (the body, and tasks of a `TestTaskFactory`).
   var finished = false
   /// Where it was created, when a task factory said so.
@@ -95,7 +120,7 @@ struct TaskRecord: Sendable {
     if let createdAt { text += " (created at \(createdAt))" }
     if finished { return text + ": finished" }
     if jobsRun == 0 { return text + ": never ran" }
-    if let waitingOn { text += ": suspended, waiting for \(waitingOn);" } else { text += ":" }
+    if let waitingOn { text += ": suspended, waiting for \(waitingOn.text);" } else { text += ":" }
     return text + " last ran at step \(lastStep + 1)" + (lastOnMainActor ? " on the main actor" : "")
   }
 }

@@ -12,6 +12,11 @@ enum CurrentRun {
   /// cancels the running task and returns `true`; the caller's cancellation handling then ends
   /// the wait.
   static func noteWait(for what: @autoclosure () -> String) -> Bool {
+    noteWait(as: .primitive(what()))
+  }
+
+  /// Like ``noteWait(for:)``, for a wait the run puts in words only if a report asks.
+  static func noteWait(as what: @autoclosure () -> Waiting) -> Bool {
     guard let run = DrainThread.current, run.noteWait(for: what()) else { return false }
     withUnsafeCurrentTask { $0?.cancel() }
     return true

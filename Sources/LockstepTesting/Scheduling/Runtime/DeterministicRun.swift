@@ -64,16 +64,25 @@ final class DeterministicRun: @unchecked Sendable {
   /// Called when the run receives a job: if this is the drain thread, remembers the name of the
   /// task whose job is running.
   func noteRunningTaskNameIfDraining() {
-    guard DrainThread.current === self, !runningNameChecked, let id = runningTaskID else { return }
+    guard DrainThread.current === self, !runningNameChecked, let id = runningTaskID,
+      // A task the job started inline (`Task.immediate`) may be the current task now: its name is
+      // not the job's task's.
+      RuntimeHooks.currentTaskID() == id
+    else { return }
     runningNameChecked = true
-    recordNameIfMissing(forTask: id)
+    state.withLock { $0.recordName(RuntimeHooks.currentTaskName(), forTask: id) }
   }
 
-  /// Records the current task's name as the name of task `id`, unless the run knows it already.
+  /// Records the current task's name as the name of task `id`, unless the run looked it up
+  /// already. For the running job's task, the drain loop knows that without asking the state.
   private func recordNameIfMissing(forTask id: UInt64) {
-    guard !state.withLock({ $0.hasName(forTask: id) }), let name = RuntimeHooks.currentTaskName()
-    else { return }
-    state.withLock { $0.recordName(name, forTask: id) }
+    if id == runningTaskID {
+      guard !runningNameChecked else { return }
+      runningNameChecked = true
+    } else if !state.withLock({ $0.needsName(forTask: id) }) {
+      return
+    }
+    state.withLock { $0.recordName(RuntimeHooks.currentTaskName(), forTask: id) }
   }
 
   func markBodyFinished() { state.withLock { $0.markBodyFinished() } }
@@ -118,7 +127,7 @@ final class DeterministicRun: @unchecked Sendable {
 
   /// The running task waits at a Lockstep primitive; returns whether to cancel it now.
   /// Drain thread only.
-  func noteWait(for what: String) -> Bool {
+  func noteWait(for what: Waiting) -> Bool {
     let id = currentTaskRecordingName()
     return state.withLock { $0.noteWait(for: what, byTask: id) }
   }
@@ -172,10 +181,11 @@ final class DeterministicRun: @unchecked Sendable {
   private func runJobs(clock: ContinuousClock, budget: ContinuousClock.Instant?) -> Stop {
     let deadline = progress.deadline
     while true {
-      switch state.withLock({ $0.next() }) {
+      let (step, needsName) = state.withLock { ($0.next(), $0.runningTaskNeedsName) }
+      switch step {
       case .run(let job):
         runningTaskID = job.taskID
-        runningNameChecked = false
+        runningNameChecked = !needsName
         jobStart = clock.now
         RuntimeHooks.run(job)
         runningTaskID = nil

@@ -29,10 +29,10 @@ struct InjectedCancellationTests {
     _ = state.enqueue(Job(taskID: 1))
     _ = state.enqueue(Job(taskID: 2))
     _ = state.next()
-    let atTheBodysWait = state.noteWait(for: "the body's gate", byTask: 1)
+    let atTheBodysWait = state.noteWait(for: .primitive("the body's gate"), byTask: 1)
     _ = state.next()
-    let atTheFirstWait = state.noteWait(for: "Gate(\"a\") to open", byTask: 2)
-    let atTheSecondWait = state.noteWait(for: "Gate(\"b\") to open", byTask: 2)
+    let atTheFirstWait = state.noteWait(for: .primitive("Gate(\"a\") to open"), byTask: 2)
+    let atTheSecondWait = state.noteWait(for: .primitive("Gate(\"b\") to open"), byTask: 2)
     #expect(!atTheBodysWait && !atTheFirstWait && atTheSecondWait)
     #expect(state.waitCount == 2)
     let timeline = state.trace.timeline.entries.last?.actions ?? []

@@ -155,4 +155,32 @@ struct RunStateTests {
     #expect(lines[0].contains("(the body)"))
     #expect(lines[1].contains("\"worker\""))
   }
+
+  @Test func aTaskNameIsLookedUpOnceAndNeverDuringAnAliasJob() {
+    var state = RunState<FakeJob>(order: .fifo)
+    _ = state.enqueue(FakeJob(7))
+    _ = state.next()
+    #expect(state.runningTaskNeedsName)  // the task's first job; it sleeps without a look-up
+    // A sleep's wake-up job counts for the task that sleeps, but runs as another task: a name
+    // read then would not be the sleeper's.
+    _ = state.schedule(FakeJob(9), sleep: SleepRequest(delay: .seconds(1)), sleeper: 7)
+    _ = state.next()
+    #expect(state.now == .seconds(1))
+    #expect(!state.runningTaskNeedsName && !state.needsName(forTask: 9))
+    #expect(state.needsName(forTask: 7))
+    _ = state.enqueue(FakeJob(7))
+    _ = state.next()
+    #expect(state.runningTaskNeedsName)
+    state.recordName(nil, forTask: 7)  // it has none
+    _ = state.enqueue(FakeJob(7))
+    _ = state.next()
+    #expect(!state.runningTaskNeedsName)  // a task's name never changes: looked up once
+
+    // A name a task factory tells counts as looked up.
+    _ = state.enqueue(FakeJob(8))
+    state.noteCreated(taskID: 8, name: "worker", at: CallSite())
+    _ = state.next()
+    #expect(!state.runningTaskNeedsName)
+    #expect(state.trace.taskNames == [2: "worker"])
+  }
 }

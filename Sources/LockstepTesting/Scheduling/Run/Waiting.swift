@@ -1,0 +1,19 @@
+/// What a task of a run waits for, put in words only when a timeline or a report asks: a run
+/// records one for every sleep and every Lockstep wait, and most are never read.
+enum Waiting: Sendable, Equatable {
+  /// A Lockstep primitive, in the words of its wait ("Gate(\"save\") to open").
+  case primitive(String)
+  /// A sleep until this instant of the run's virtual time.
+  case sleep(until: Duration)
+  /// A `TestClock` sleep until the clock reaches this offset from its zero.
+  case testClock(deadline: Duration)
+
+  /// The words: "a sleep until 80 ms (virtual time)".
+  var text: String {
+    switch self {
+    case .primitive(let what): what
+    case .sleep(let wake): "a sleep until \(wake.lockstepText) (virtual time)"
+    case .testClock(let deadline): "the TestClock to reach \(TestClock.Instant(offset: deadline))"
+    }
+  }
+}
