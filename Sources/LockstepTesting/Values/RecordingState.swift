@@ -17,6 +17,16 @@ enum RecordingEnding {
   }
 }
 
+/// What a test waiting at a recorder waits for. Not nested in ``RecordingState``: a type nested in
+/// a generic type is generic too, and code generic over a recorder's value type (unspecialized
+/// when called from a test's module) would look it up at run time on every value.
+enum RecordingTarget {
+  /// An event after the first `checked` values: one more value, or the end.
+  case event(after: Int)
+  /// At least this many values in total, or the end.
+  case count(Int)
+}
+
 /// The pure state machine behind ``SequenceRecorder`` and ``PropertyRecorder``: the values
 /// recorded so far, how many of them the test has checked, how the recording ended, and the tests
 /// waiting for an event. It decides; the shells resume the waiters it returns after unlocking.
@@ -25,12 +35,7 @@ enum RecordingEnding {
 /// What lies beyond the cursor at teardown was never checked, and is reported.
 struct RecordingState<Value, Waiter> {
   /// What a waiter waits for.
-  enum Target {
-    /// An event after the first `checked` values: one more value, or the end.
-    case event(after: Int)
-    /// At least this many values in total, or the end.
-    case count(Int)
-  }
+  typealias Target = RecordingTarget
 
   /// The next event for the test, in the order the events arrived.
   enum NextEvent {
