@@ -12,10 +12,14 @@ final class DeterministicRun: @unchecked Sendable {
   private let wakeup = DispatchSemaphore(value: 0)
   /// Cancels the body task; set before draining.
   var cancelBody: (@Sendable () -> Void)?
+  // The drain thread's own fields below are read and written by one thread at a time, the one
+  // draining the run: the runtime's dynamic exclusivity checks (a call on every access, several
+  // a job) would check nothing more.
+
   /// The task whose job the drain thread is running. Drain thread only.
-  private var runningTaskID: UInt64?
+  @exclusivity(unchecked) private var runningTaskID: UInt64?
   /// Whether the running task's name was looked up already. Drain thread only.
-  private var runningNameChecked = false
+  @exclusivity(unchecked) private var runningNameChecked = false
   /// The runtime id of the body's task, the run's first task; 0 until it is created. Task ids
   /// grow with every task the process creates, so a task with a smaller id existed before the run
   /// began: the test's own task, for example. Set before the run is drained, read by the drain
@@ -23,7 +27,7 @@ final class DeterministicRun: @unchecked Sendable {
   var bodyTaskID: UInt64 = 0
   /// When the running job started, in real time: sleeps of the job use it to recover their exact
   /// duration (see ``SleepRequest``). Drain thread only.
-  private(set) var jobStart = ContinuousClock.now
+  @exclusivity(unchecked) private(set) var jobStart = ContinuousClock.now
 
   /// A run whose ready jobs `order` orders; exploration may cancel the task at the
   /// `cancelAtWait`-th Lockstep wait and bound the run to `stepLimit` jobs.
@@ -141,7 +145,7 @@ final class DeterministicRun: @unchecked Sendable {
     var steps = 0
     var jobsSinceCheck = 0
   }
-  private var progress = DrainProgress()
+  @exclusivity(unchecked) private var progress = DrainProgress()
 
   /// How a stretch of draining ended.
   private enum Stop {

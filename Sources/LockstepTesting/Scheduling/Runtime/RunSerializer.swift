@@ -8,10 +8,20 @@ final class RunSerializer: Sendable {
   private struct State {
     var held = false
     var waiters: [@Sendable () -> Void] = []
+
+    /// Takes the lock if it is free.
+    mutating func takeIfFree() -> Bool {
+      if held { return false }
+      held = true
+      return true
+    }
   }
   private let state = Locked(State())
 
   func acquire() async {
+    // A free lock is taken without a continuation (a free lock has nobody queued: `release()`
+    // hands it straight to the next waiter).
+    if state.withLock({ $0.takeIfFree() }) { return }
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       if take(orQueue: { continuation.resume() }) { continuation.resume() }
     }
@@ -26,10 +36,7 @@ final class RunSerializer: Sendable {
   /// when the lock passes to this waiter.
   private func take(orQueue resume: @escaping @Sendable () -> Void) -> Bool {
     state.withLock { state in
-      if !state.held {
-        state.held = true
-        return true
-      }
+      if state.takeIfFree() { return true }
       state.waiters.append(resume)
       return false
     }
