@@ -31,7 +31,9 @@ struct TaskRecords {
     if let known = numbers[id] { return known }
     if records.isEmpty {
       bodyTaskID = id
-      records.reserveCapacity(8)  // room for a typical run's tasks without reallocating
+      // Room for a typical run's tasks without reallocating (a record is about 200 bytes: the
+      // buffer stays under 1 KB, see `RunState.init`).
+      records.reserveCapacity(4)
       numbers.reserveCapacity(8)
     }
     records.append(TaskRecord(number: records.count + 1, taskID: id))

@@ -18,7 +18,7 @@ final class RunSerializer: Sendable {
   }
   private let state = Locked(State())
 
-  func acquire() async {
+  nonisolated(nonsending) func acquire() async {
     // A free lock is taken without a continuation (a free lock has nobody queued: `release()`
     // hands it straight to the next waiter).
     if state.withLock({ $0.takeIfFree() }) { return }
