@@ -22,3 +22,11 @@ public struct DeterministicOutcome<Value> {
 }
 
 extension DeterministicOutcome: Sendable where Value: Sendable {}
+
+extension DeterministicOutcome {
+  /// The outcome of a finished run whose body stored what it returned in `value`.
+  init(storedValue value: Value?, trace: SchedulerTrace) throws {
+    guard let value else { throw DeterministicSchedulingUnavailable.bodyDidNotFinish }
+    self.init(value: value, trace: trace)
+  }
+}

@@ -23,3 +23,10 @@ public struct DeterministicSchedulingUnavailable: Error, CustomStringConvertible
   /// ```
   public var description: String { "Deterministic scheduling is unavailable: \(reason)" }
 }
+
+extension DeterministicSchedulingUnavailable {
+  /// A run that ended as finished although its body had not: a Lockstep bug, thrown rather than
+  /// trapped.
+  static let bodyDidNotFinish = DeterministicSchedulingUnavailable(
+    reason: "the run finished without its body finishing")
+}

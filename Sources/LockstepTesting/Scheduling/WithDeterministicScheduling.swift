@@ -137,10 +137,7 @@ nonisolated(nonsending) func runDeterministically<Result>(
   let trace = try await runDeterministically(
     seed: seed, timeout: timeout, gracePeriod: gracePeriod, site: site
   ) { value = try await body() }
-  guard let value else {
-    throw DeterministicSchedulingUnavailable(reason: "the run finished without its body finishing")
-  }
-  return DeterministicOutcome(value: value, trace: trace)
+  return try DeterministicOutcome(storedValue: value, trace: trace)
 }
 
 /// A run of a body that returns nothing; returns its trace.
@@ -196,10 +193,7 @@ public func withDeterministicSchedulingBlocking<Result>(
   let trace = try runDeterministicallyBlocking(
     seed: seed, timeout: timeout, gracePeriod: gracePeriod, site: site
   ) { value = try await body() }
-  guard let value else {
-    throw DeterministicSchedulingUnavailable(reason: "the run finished without its body finishing")
-  }
-  return DeterministicOutcome(value: value, trace: trace)
+  return try DeterministicOutcome(storedValue: value, trace: trace)
 }
 
 /// The blocking run of a body that returns nothing; returns its trace.

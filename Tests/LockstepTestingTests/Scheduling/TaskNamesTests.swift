@@ -53,7 +53,9 @@ struct TaskNamesTests {
     let outcome = try await runDeterministically {
       await Task(name: "outer") {
         // `Task.immediate` runs the inner task on the outer task's job until it suspends: while
-        // it does, the inner task is the current one.
+        // it does, the inner task is the current one. The yields are the subject, not a wait: in
+        // the run each is a suspension whose job is enqueued while a task runs, which is when the
+        // scheduler reads a name.
         let inner = Task.immediate(name: "inner") { await Task.yield() }
         await Task.yield()
         await inner.value

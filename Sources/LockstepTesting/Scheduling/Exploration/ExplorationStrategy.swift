@@ -186,7 +186,7 @@ extension Duration {
   var codeText: String {
     let (seconds, attoseconds) = components
     if attoseconds == 0 { return ".seconds(\(seconds))" }
-    let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    let nanoseconds = wholeNanoseconds
     if nanoseconds % 1_000_000 == 0 { return ".milliseconds(\(nanoseconds / 1_000_000))" }
     return ".nanoseconds(\(nanoseconds))"
   }

@@ -50,7 +50,7 @@ struct SleepRequest: Equatable {
     guard short > .zero else { return .zero }
     // In whole nanoseconds: `Duration.components` divides a 128-bit count of attoseconds, and the
     // rules below would otherwise ask for it a few dozen times per sleep.
-    return .nanoseconds(recover(short: nanoseconds(short), long: nanoseconds(long)))
+    return .nanoseconds(recover(short: short.wholeNanoseconds, long: long.wholeNanoseconds))
   }
 
   /// ``recover(short:long:)`` in nanoseconds, `short` positive.
@@ -71,9 +71,9 @@ struct SleepRequest: Equatable {
   /// How far below the grid a prompt hand-over leaves the short reading.
   static let gridTolerance = Duration.microseconds(5)
 
-  private static let gridNanoseconds = nanoseconds(grid)
-  private static let toleranceNanoseconds = nanoseconds(tolerance)
-  private static let gridToleranceNanoseconds = nanoseconds(gridTolerance)
+  private static let gridNanoseconds = grid.wholeNanoseconds
+  private static let toleranceNanoseconds = tolerance.wholeNanoseconds
+  private static let gridToleranceNanoseconds = gridTolerance.wholeNanoseconds
 
   /// A whole second, 100 ms, 10 ms and 1 ms, in nanoseconds.
   private static let units: [Int64] = [1_000_000_000, 100_000_000, 10_000_000, 1_000_000]
@@ -113,12 +113,6 @@ struct SleepRequest: Equatable {
   /// The largest multiple of `unit` that is at most `value` (both positive).
   private static func multiple(of unit: Int64, atMost value: Int64) -> Int64 {
     value / unit * unit
-  }
-
-  /// `duration` in whole nanoseconds (a sleep's durations fit in Int64 nanoseconds: 292 years).
-  private static func nanoseconds(_ duration: Duration) -> Int64 {
-    let (seconds, attoseconds) = duration.components
-    return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
   }
 
   /// A sleep of `delay` on a clock that is not a real one.

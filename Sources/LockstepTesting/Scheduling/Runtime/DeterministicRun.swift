@@ -73,8 +73,7 @@ final class DeterministicRun: @unchecked Sendable {
       // not the job's task's.
       RuntimeHooks.currentTaskID() == id
     else { return }
-    runningNameChecked = true
-    state.withLock { $0.recordName(RuntimeHooks.currentTaskName(), forTask: id) }
+    recordNameIfMissing(forTask: id)
   }
 
   /// Records the current task's name as the name of task `id`, unless the run looked it up
@@ -257,10 +256,8 @@ final class DeterministicRun: @unchecked Sendable {
     let limit = min(deadline, clock.now + gracePeriod)
     let remaining = clock.now.duration(to: limit)
     guard remaining > .zero else { return false }
-    let nanoseconds =
-      remaining.components.seconds * 1_000_000_000
-      + remaining.components.attoseconds / 1_000_000_000
-    if wakeup.wait(timeout: .now() + .nanoseconds(Int(nanoseconds))) == .success { return true }
+    let nanoseconds = Int(remaining.wholeNanoseconds)
+    if wakeup.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success { return true }
     // Timed out; a job may have arrived just now.
     return state.withLock { $0.readyCount > 0 }
   }

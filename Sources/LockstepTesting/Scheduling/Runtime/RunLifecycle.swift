@@ -117,10 +117,7 @@ struct RunCompletion<Value> {
   /// returns or throws.
   var outcome: Result<DeterministicOutcome<Value>, any Error> {
     if let runFailure { return .failure(runFailure) }
-    guard let result else {
-      return .failure(
-        DeterministicSchedulingUnavailable(reason: "the run finished without its body finishing"))
-    }
+    guard let result else { return .failure(DeterministicSchedulingUnavailable.bodyDidNotFinish) }
     return result.map { DeterministicOutcome(value: $0, trace: trace) }
   }
 }
