@@ -49,7 +49,12 @@ final class AwaitableTaskFactory: TaskFactory {
   /// Waits until the `index`-th task created (from 0) has finished.
   func waitForTask(_ index: Int) async throws {
     try await completions.waitForCount(index + 1)
-    await completions.values[index]()
+    guard let completion = completions.values.dropFirst(index).first else {
+      throw UnexpectedEventError(
+        name: "created tasks", expected: "task \(index)", found: "\(completions.values.count) task(s)",
+        site: CallSite(), values: [])
+    }
+    await completion()
   }
 
   func makeTask<Success: Sendable>(

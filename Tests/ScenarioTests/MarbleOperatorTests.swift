@@ -172,8 +172,7 @@ final class MarbleOperatorXCTests: XCTestCase {
     }
     let failure = try XCTUnwrap(result.failure)
     XCTAssertEqual(failure.schedule, 1)
-    XCTAssertEqual(issues.count, 1)
-    XCTAssertTrue(issues[0].message.contains(Diagrams.debounceCaught), issues[0].message)
+    expectOneIssue(issues, containing: Diagrams.debounceCaught)
   }
 
   func testTheCorrectMergePassesEveryScheduleWithOnePreemption() async {

@@ -36,7 +36,8 @@ private enum SearchScenario {
     }
     for query in order {
       backend.gates.open(query)
-      await requests[query]!.value
+      guard let request = requests[query] else { throw ScenarioFailure("no request for \(query)") }
+      await request.value
     }
     try await tasks.waitUntilIdle()
     guard model.query == queries.last, !model.isSearching || variant == .broken else {
@@ -58,7 +59,8 @@ struct SearchOrderTests {
   @Test(arguments: Interleavings.all(of: ["sw", "swift"]))
   func withoutTheGenerationCheckTheLastToFinishWins(order: Interleaving<String>) async throws {
     let results = try await SearchScenario.release(["sw", "swift"], in: order.order, .broken)
-    #expect(results == ["\(order.order.last!) result"])
+    let last = try #require(order.order.last)
+    #expect(results == ["\(last) result"])
   }
 
   @Test func withoutTheGenerationCheckExactlyOneOrderFails() async throws {
@@ -83,7 +85,8 @@ final class SearchOrderXCTests: XCTestCase {
       let correct = try await SearchScenario.release(["sw", "swift"], in: order.order, .correct)
       XCTAssertEqual(correct, ["swift result"], "order \(order)")
       let broken = try await SearchScenario.release(["sw", "swift"], in: order.order, .broken)
-      XCTAssertEqual(broken, ["\(order.order.last!) result"], "order \(order)")
+      let last = try XCTUnwrap(order.order.last)
+      XCTAssertEqual(broken, ["\(last) result"], "order \(order)")
     }
   }
 }

@@ -64,9 +64,10 @@ struct TestTaskFactoryTests {
     }
     let pending = try #require(error?.pending)
     #expect(pending.count == 1)
-    #expect(pending[0].contains("#2"))
-    #expect(pending[0].contains("\"stuck\""))
-    #expect(pending[0].contains("LockstepTestingTests/TestTaskFactoryTests.swift:\(creationLine):"))
+    let stuck = try #require(pending.first)
+    #expect(stuck.contains("#2"))
+    #expect(stuck.contains("\"stuck\""))
+    #expect(stuck.contains("LockstepTestingTests/TestTaskFactoryTests.swift:\(creationLine):"))
     #expect(error?.awaited == "every task of the TestTaskFactory to finish")
     #expect(error?.timeout == .milliseconds(50))
     tasks.cancelAll()
@@ -213,7 +214,7 @@ struct TestTaskFactoryTests {
     #expect(!lateAttach && !attach)
     #expect(cancelled == [20])
     #expect(registry.unfinishedDescriptions.count == 1)
-    #expect(registry.unfinishedDescriptions[0].hasPrefix("task #2 \"reuses the slot\""))
+    #expect(registry.unfinishedDescriptions.first?.hasPrefix("task #2 \"reuses the slot\"") == true)
   }
 
   @Test func finishedTasksHandlesAreKeptUntilTakenInABatch() {
@@ -251,7 +252,7 @@ final class TestTaskFactoryXCTests: XCTestCase {
       XCTFail("expected a timeout")
     } catch let error as WaitTimeoutError {
       XCTAssertEqual(error.pending.count, 1)
-      XCTAssertTrue(error.pending[0].contains("\"poll\""), error.description)
+      XCTAssertTrue(error.pending.first?.contains("\"poll\"") == true, error.description)
     }
     gate.open()
     try await tasks.waitUntilIdle()

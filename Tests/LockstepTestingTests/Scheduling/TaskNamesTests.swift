@@ -82,7 +82,7 @@ struct TaskNamesTests {
     try #require(!repeated.isEmpty, "no actor job ran two tasks' work:\n\(outcome.trace.timeline)")
     for step in Set(repeated.map(\.step)) {
       let lines = repeated.filter { $0.step == step }
-      #expect(!lines[0].actions.contains("in the same actor job as the line above"))
+      #expect(lines.first?.actions.contains("in the same actor job as the line above") == false)
       #expect(lines.dropFirst().allSatisfy { $0.actions.last == "in the same actor job as the line above" })
     }
   }

@@ -44,7 +44,7 @@ struct TimelineTests {
     #expect(entries.map(\.step) == entries.map(\.step).sorted())
     #expect(entries.first?.step == 1)
     for entry in entries {
-      let step = trace.steps[entry.step - 1]
+      let step = try #require(trace.steps.dropFirst(entry.step - 1).first, "\(entry)")
       #expect(entry.time == step.time)
       // An entry is the step's own task, or a task whose work an actor's job ran.
       #expect(entry.task == step.task || step.task == nil, "\(entry)")

@@ -11,7 +11,7 @@ struct InterleavingsTests {
       orders.map(\.order) == [[1, 2, 3], [1, 3, 2], [2, 1, 3], [2, 3, 1], [3, 1, 2], [3, 2, 1]])
     #expect(orders.map(\.number) == Array(1...6))
     #expect(orders.allSatisfy { $0.total == 6 && $0.seed == nil })
-    #expect(orders[3].description == "[2, 3, 1]")
+    #expect(orders.dropFirst(3).first?.description == "[2, 3, 1]")
     #expect(Interleavings.all(of: Array(1...5)).count == 120)
     #expect(Set(Interleavings.all(of: Array(1...5)).map(\.order)).count == 120)
   }
@@ -21,14 +21,14 @@ struct InterleavingsTests {
     #expect(Interleavings.all(of: ["only"]).map(\.order) == [["only"]])
   }
 
-  @Test func anOrderIsACollectionOfItsItems() {
-    let order = Interleavings.all(of: ["a", "b"])[1]
+  @Test func anOrderIsACollectionOfItsItems() throws {
+    let order = try #require(Interleavings.all(of: ["a", "b"]).last)
     #expect(Array(order) == ["b", "a"])
     #expect(order.count == 2)
-    #expect(order[0] == "b")
+    #expect(order.indices.first.map { order[$0] } == "b")
   }
 
-  @Test func samplesAreDistinctAndRepeatableBySeed() {
+  @Test func samplesAreDistinctAndRepeatableBySeed() throws {
     let items = Array(1...10)
     let sample = Interleavings.sample(of: items, count: 50, seed: 42)
     let again = Interleavings.sample(of: items, count: 50, seed: 42)
@@ -38,7 +38,8 @@ struct InterleavingsTests {
     #expect(sample != other)
     #expect(Set(sample.map(\.order)).count == 50)
     #expect(sample.allSatisfy { $0.order.sorted() == items })
-    #expect(sample[16].description == "\(sample[16].order) (sample 17 of 50, seed 42)")
+    let seventeenth = try #require(sample.dropFirst(16).first)
+    #expect(seventeenth.description == "\(seventeenth.order) (sample 17 of 50, seed 42)")
   }
 
   @Test func theSampleIsFixedAcrossPlatforms() {
@@ -128,6 +129,6 @@ final class InterleavingsXCTests: XCTestCase {
     let first = Interleavings.sample(of: Array(1...9), count: 20, seed: 2024)
     let second = Interleavings.sample(of: Array(1...9), count: 20, seed: 2024)
     XCTAssertEqual(first, second)
-    XCTAssertTrue(first[0].description.hasSuffix("(sample 1 of 20, seed 2024)"))
+    XCTAssertTrue(first.first?.description.hasSuffix("(sample 1 of 20, seed 2024)") == true)
   }
 }

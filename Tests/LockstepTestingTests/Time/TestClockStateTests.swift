@@ -344,7 +344,8 @@ struct TestClockStateTests {
         tickets.append(ticket)
       }
     }
-    for index in 1...1_000 where index % 10 != 0 { _ = state.cancel(tickets[index - 1]) }
+    #expect(tickets.count == 1_000)
+    for (index, ticket) in zip(1...1_000, tickets) where index % 10 != 0 { _ = state.cancel(ticket) }
     #expect(state.sleeperCount == 100)
     let result4 = state.nextDeadline()
     #expect(result4 == ms(10))
@@ -368,7 +369,7 @@ struct TestClockStateTests {
 
   // MARK: Chains: each returning sleeper hands on to the next one due
 
-  @Test func aChainHandsOnFromSleeperToSleeperThenBackToTheAdvance() {
+  @Test func aChainHandsOnFromSleeperToSleeperThenBackToTheAdvance() throws {
     var state = TestClockState<Int>()
     var tickets: [Int: TestClockState<Int>.SleeperTicket] = [:]
     for (token, deadline) in [(1, 10), (2, 30), (3, 20), (4, 40)] {
@@ -383,11 +384,11 @@ struct TestClockStateTests {
     #expect(first == 1)
     let result7 = state.waitForChain(advance, 100)  // the advance (token 100) suspends
     #expect(result7)
-    let result8 = state.returned(tickets[1]!)  // 20 ms comes next
+    let result8 = state.returned(try #require(tickets[1]))  // 20 ms comes next
     #expect(handedOn(result8) == "sleeper 3")
-    let result9 = state.returned(tickets[3]!)  // then 30 ms
+    let result9 = state.returned(try #require(tickets[3]))  // then 30 ms
     #expect(handedOn(result9) == "sleeper 2")
-    let result10 = state.returned(tickets[2]!)  // 40 ms is not due
+    let result10 = state.returned(try #require(tickets[2]))  // 40 ms is not due
     #expect(handedOn(result10) == "advance 100")
     let result11 = state.takeNextEvent(for: advance, chained: true)
     #expect(result11 == nil)
@@ -396,7 +397,7 @@ struct TestClockStateTests {
     #expect(state.sleeperCount == 1 && state.resumedCount == 0)
   }
 
-  @Test func aRunChainMovesTimeToEachNextDeadline() {
+  @Test func aRunChainMovesTimeToEachNextDeadline() throws {
     var state = TestClockState<Int>()
     var tickets: [Int: TestClockState<Int>.SleeperTicket] = [:]
     for (token, deadline) in [(1, 10), (2, 20)] {
@@ -410,10 +411,10 @@ struct TestClockStateTests {
     #expect(state.now == ms(10))
     let result12 = state.waitForChain(run, 100)
     #expect(result12)
-    let result13 = state.returned(tickets[1]!)
+    let result13 = state.returned(try #require(tickets[1]))
     #expect(handedOn(result13) == "sleeper 2")
     #expect(state.now == ms(20))  // time moved before sleeper 2 was resumed
-    let result14 = state.returned(tickets[2]!)
+    let result14 = state.returned(try #require(tickets[2]))
     #expect(handedOn(result14) == "advance 100")
     let result15 = state.endAdvance(run)
     #expect(result15.sleepers == 2)

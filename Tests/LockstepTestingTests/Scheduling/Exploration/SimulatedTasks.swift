@@ -1,3 +1,5 @@
+import Testing
+
 @testable import LockstepTesting
 
 /// `tasks` tasks of `jobs` jobs each, scheduled by `picker`: after each job the task is ready again
@@ -10,6 +12,10 @@ func simulateTasks<Picker: SchedulePicker>(_ picker: inout Picker, tasks: Int, j
     let ready = (1...tasks).filter { remaining[$0 - 1] > 0 }
     if ready.isEmpty { break }
     let index = ready.count > 1 ? picker.pick(among: ready, previous: previous, step: order.count) : 0
+    guard ready.indices.contains(index) else {
+      Issue.record("the picker chose \(index) among \(ready.count) ready tasks")
+      break
+    }
     let task = ready[index]
     remaining[task - 1] -= 1
     previous = task
