@@ -1,6 +1,7 @@
-import LockstepTesting
 import Testing
 import XCTest
+
+@testable import LockstepTesting
 
 /// Explores the stand-in for a dictionary order (ascending ids) until a schedule fails, and
 /// returns that failure.
@@ -11,6 +12,34 @@ private func failureInAscendingOrder() async throws -> ExplorationFailure {
     }
   }
   return try #require(found.failure, "some schedule delivers out of order")
+}
+
+/// What two writers wrote, in order.
+private actor WriteLog {
+  private(set) var entries: [String] = []
+  func write(_ entry: String) { entries.append(entry) }
+}
+
+private struct WrittenOutOfOrder: Error, CustomStringConvertible {
+  let entries: [String]
+  var description: String { "the writers wrote \(entries)" }
+}
+
+/// Two writers; fails when the second wrote first. With `takingAnotherPath`, the body yields once
+/// more between starting them — a suspension the recorded schedule never saw — and checks
+/// nothing, so that every schedule passes.
+@Sendable private func twoWriters(takingAnotherPath: Bool) async throws {
+  let log = WriteLog()
+  let first = Task { await log.write("first") }
+  // The extra yield is the subject: the path a replay takes that its token did not record.
+  if takingAnotherPath { await Task.yield() }
+  let second = Task { await log.write("second") }
+  await first.value
+  await second.value
+  let entries = await log.entries
+  guard takingAnotherPath || entries == ["first", "second"] else {
+    throw WrittenOutOfOrder(entries: entries)
+  }
 }
 
 /// A replay must say when it does not follow its token's schedule — here because the code under
@@ -46,6 +75,65 @@ struct ReplayDivergenceTests {
     #expect(replay.failure?.timeline == failure.timeline)
   }
 
+  /// A replay that leaves its token's schedule and then passes has reproduced nothing and checked
+  /// another schedule: `explore` reports it as a misuse (it fails the test) and names where.
+  @Test(arguments: [true, false])
+  func aReplayThatTakesAnotherPathAndPassesIsReported(hashingIsDeterministic: Bool) async throws {
+    let (found, _) = await collectingIssues {
+      await explore(.exhaustive(maxPreemptions: 1)) { try await twoWriters(takingAnotherPath: false) }
+    }
+    let failure = try #require(found.failure, "some schedule lets the second writer write first")
+    let (replay, issues) = await HashingDeterminism.$assumed.withValue(hashingIsDeterministic) {
+      await collectingIssues {
+        await explore(.replay(failure.token)) { try await twoWriters(takingAnotherPath: true) }
+      }
+    }
+    #expect(replay.failure == nil, "\(replay)")
+    #expect(replay.schedulesRun == 1)
+    let divergence = try #require(replay.divergence, "the replay must say it left the schedule")
+    expectOneIssue(
+      issues, containing: "did not follow its token's schedule", divergence.description,
+      divergence.likelyCause)
+    #expect(divergence.hashingIsDeterministic == hashingIsDeterministic)
+    #expect(
+      divergence.likelyCause.hasPrefix(
+        hashingIsDeterministic
+          ? "Likely cause: the code under test changed"
+          : "Likely cause: hashing is not deterministic in this process"),
+      "\(divergence.likelyCause)")
+    #expect(divergence.description.hasSuffix(divergence.likelyCause))
+  }
+
+  /// The dictionary's iteration order, varied deterministically: the token is recorded with the
+  /// subscribers resumed in ascending order, then replayed once with each order of the three.
+  /// The replay in the recorded order follows it; every other order leaves the schedule at the
+  /// broadcast and says so. None runs another schedule in silence.
+  @Test func aReplayInEachIterationOrderFollowsOrSaysItDidNot() async throws {
+    let failure = try await failureInAscendingOrder()
+    var followed: [[Int]] = []
+    var reported: [[Int]] = []
+    var silent: [String] = []
+    for permutation in Interleavings.all(of: [1, 2, 3]) {
+      let (replay, issues) = await collectingIssues {
+        await explore(.replay(failure.token)) {
+          let ids = await broadcastToThree { ids in permutation.order.filter(ids.contains) }
+          guard ids == [1, 2, 3] else { throw OutOfOrder(ids: ids) }
+        }
+      }
+      let said = issues.contains { $0.message.contains("did not follow") }
+      if replay.failure?.timeline == failure.timeline && replay.divergence == nil && !said {
+        followed.append(permutation.order)
+      } else if said && replay.divergence != nil {
+        reported.append(permutation.order)
+      } else {
+        silent.append("\(permutation): \(replay)")
+      }
+    }
+    #expect(followed == [[1, 2, 3]])
+    #expect(reported.count == 5, "\(reported)")
+    #expect(silent.isEmpty, "\(silent)")
+  }
+
   /// The real thing: a dictionary of subscribers. Whatever the process's hashing, a replay either
   /// runs exactly the recorded schedule (the same timeline) or says that it did not — never
   /// another schedule in silence.
@@ -70,6 +158,12 @@ struct ReplayDivergenceTests {
       }
     }
     #expect(silent.isEmpty, "\(silent.count) replays ran another schedule silently: \(silent)")
+    // Which replays diverge depends on the hash seed, unless hashing is deterministic: then the
+    // dictionary iterates the same way every run and every replay follows. (The split between
+    // following and reporting, with a varying seed, is tested deterministically above.)
+    if HashingDeterminism.inProcess {
+      #expect(reported == 0, "with deterministic hashing every replay follows its token")
+    }
   }
 }
 
