@@ -47,8 +47,7 @@ struct DispatchWorkSchedulerTests {
       }
     }
     #expect(order == ["earlier"])
-    later.cancel()
-    #expect(later.isCancelled)
+    later.cancel()  // so that nothing is left scheduled
   }
 
   @Test func cancelledWorkNeverRuns() async throws {
@@ -58,8 +57,11 @@ struct DispatchWorkSchedulerTests {
     // thread gets to `cancel()`, the work cannot have started.
     queue.suspend()
     let cancelled = queue.schedule(after: .milliseconds(1)) { ran.record() }
+    let cancelledBefore = cancelled.isCancelled
     cancelled.cancel()
     queue.resume()
+    // The handle reads the work item's state: not cancelled until `cancel()`, cancelled after.
+    #expect(!cancelledBefore)
     #expect(cancelled.isCancelled)
     // A later item on the same serial queue: once it ran, the cancelled one had its turn.
     _ = try await withCallback("a later item ran") { done in

@@ -103,13 +103,16 @@ struct DeterministicSchedulingTests {
   }
 
   @Test func aCancelledSleepIsCleanedUp() async throws {
-    let cancelled = try await withDeterministicScheduling { () async -> Bool in
+    let outcome = try await runDeterministically { () async -> Bool in
       let sleeper = Task { try await Task.sleep(for: .seconds(3600)) }  // allowed: virtual time
       await Task.yield()  // allowed: deterministic FIFO order, not a guess
       sleeper.cancel()
       return await (try? sleeper.value) == nil
     }
-    #expect(cancelled)
+    #expect(outcome.value)
+    // The cancelled sleep left virtual time: the run never moved the clock to its deadline.
+    #expect(outcome.trace.steps.last?.time == .zero, "\(outcome.trace)")
+    #expect(!outcome.trace.steps.contains { $0.wokeFromSleep })
   }
 
   @Test func aDeadlockIsReportedAtOnceWithTheTaskNames() async throws {

@@ -56,12 +56,18 @@ struct TaskNamesTests {
         // it does, the inner task is the current one. The yields are the subject, not a wait: in
         // the run each is a suspension whose job is enqueued while a task runs, which is when the
         // scheduler reads a name.
-        let inner = Task.immediate(name: "inner") { await Task.yield() }
+        // Back on a job of its own, the inner task notes: that records its name under its own
+        // number, so that the check below that no other task bears it is not vacuous.
+        let inner = Task.immediate(name: "inner") {
+          await Task.yield()
+          Timeline.note("inner resumes on its own job")
+        }
         await Task.yield()
         await inner.value
       }.value
     }
     #expect(outcome.trace.taskNames[2] == "outer", "\(outcome.trace.taskNames)")
+    #expect(outcome.trace.taskNames[3] == "inner", "\(outcome.trace.taskNames)")
     #expect(outcome.trace.taskNames.allSatisfy { $0.value != "inner" || $0.key == 3 })
   }
 

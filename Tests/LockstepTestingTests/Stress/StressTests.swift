@@ -58,7 +58,9 @@ struct StressTests {
   }
 
   @Test func whenEveryRunPassesNothingIsReported() async {
-    let (result, issues) = await collectingIssues { await stress(times: 50) {} }
+    let runs = EventCounter("runs")
+    let (result, issues) = await collectingIssues { await stress(times: 50) { runs.record() } }
+    #expect(runs.count == 50, "the body ran once a run")
     #expect(issues.isEmpty)
     #expect(result.runs == 50 && result.failedRuns == 0 && result.firstFailure == nil)
     #expect(result.description == "stress: all 50 runs passed on the normal executors")

@@ -248,16 +248,25 @@ struct ControlledCallsTests {
     #expect(
       issues.first?.message.hasPrefix("search call #1 (argument: \"swift\") was never completed") == true)
     #expect(issues.first?.site.line == line)
-    await #expect(throws: ControlledCallNotCompletedError.self) { try await caller.value!.value }
+    let call = try #require(caller.value)
+    await #expect(throws: ControlledCallNotCompletedError.self) { try await call.value }
   }
 
   @Test(.verifyingControlledCalls) func theTraitRegistersInstancesCreatedInTheTest() async throws {
-    #expect(TeardownRegistry.current != nil)
-    let calls = ControlledCalls<Int, Int>("completed in time")
-    let caller = Task { try await calls.call(1) }
-    try await calls.waitUntilPending(1)
-    calls.succeed(1, with: 2)
-    #expect(try await caller.value == 2)
+    let registry = try #require(TeardownRegistry.current)
+    let completed = ControlledCalls<Int, Int>("completed in time")
+    let pending = ControlledCalls<Int, Int>("left pending")
+    let first = Task { try await completed.call(1) }
+    let second = Task { try await pending.call(2) }
+    try await completed.waitUntilPending(1)
+    try await pending.waitUntilPending(1)
+    completed.succeed(1, with: 2)
+    #expect(try await first.value == 2)
+    // The trait's own check, run now: it holds both instances, and only the pending call is
+    // reported (and ended). At the end of the test the trait checks again and finds nothing.
+    let (_, issues) = await collectingIssues { await registry.verifyAll() }
+    expectOneIssue(issues, containing: "left pending call #1 (argument: 2) was never completed")
+    await #expect(throws: ControlledCallNotCompletedError.self) { try await second.value }
   }
 
   @Test func theTraitReportsCallsTheTestNeverCompleted() async throws {
@@ -273,7 +282,8 @@ struct ControlledCallsTests {
     }
     #expect(
       issues.map { $0.message.hasPrefix("forgotten call #1 (argument: 42) was never completed") } == [true])
-    await #expect(throws: ControlledCallNotCompletedError.self) { try await caller.value!.value }
+    let call = try #require(caller.value)
+    await #expect(throws: ControlledCallNotCompletedError.self) { try await call.value }
   }
 
   @Test(arguments: Interleavings.all(of: [1, 2, 3]))

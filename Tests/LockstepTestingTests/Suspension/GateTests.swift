@@ -27,10 +27,35 @@ struct GateTests {
   @Test func aWaiterAfterOpeningPassesStraightThrough() async throws {
     let gate = Gate()
     gate.open()
-    gate.open()  // opening twice does nothing
-    try await gate.wait()
-    #expect(gate.isOpen)
+    try await gate.wait()  // a waiter that suspended would fail here, at the wait's bound
     #expect(gate.arrivalCount == 1)
+    #expect(gate.waiterCount == 0)
+  }
+
+  @Test func openingAnOpenGateDoesNothing() async throws {
+    let gate = Gate()
+    let passed = EventCounter("passed the gate")
+    let waiter = Task {
+      try await gate.wait()
+      passed.record()
+    }
+    try await gate.waitForArrivals(1)
+    let (_, issues) = await collectingIssues {
+      gate.open()
+      gate.open()
+    }
+    try await waiter.value
+    #expect(issues.isEmpty)
+    #expect(passed.count == 1)
+    // Still open: a later waiter passes straight through.
+    #expect(gate.isOpen)
+    try await gate.wait(timeout: .seconds(1))
+    // The state machine resumes the waiter once: the second opening has nobody to resume.
+    var state = GateState<String>()
+    _ = state.arrive(WaiterID.next(), "waiter")
+    #expect(state.open() == ["waiter"])
+    #expect(state.open().isEmpty)
+    #expect(state.isOpen)
   }
 
   @Test func aCancelledWaiterIsRemovedAndThrows() async throws {
@@ -53,6 +78,8 @@ struct GateTests {
     waiter.cancel()
     start.open()
     await #expect(throws: CancellationError.self) { try await waiter.value }
+    // It reached the gate (the error is the gate's) and left no waiter behind.
+    #expect(gate.arrivalCount == 1)
     #expect(gate.waiterCount == 0)
   }
 
