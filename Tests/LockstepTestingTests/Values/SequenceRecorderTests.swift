@@ -6,6 +6,49 @@ private struct FeedError: Error, Equatable {
   let code: Int
 }
 
+/// A sequence the test feeds by hand whose iterator ignores cancellation: `next()` waits for the
+/// next value sent, cancelled or not (unlike `AsyncStream`, which ends when its consumer is
+/// cancelled).
+private final class UncancellableFeed: AsyncSequence, Sendable {
+  private let state = Locked<(buffer: [Int], waiter: CheckedContinuation<Int, Never>?, handedOut: Int)>(
+    ([], nil, 0))
+
+  /// How many values an iterator has taken.
+  var handedOut: Int { state.withLock { $0.handedOut } }
+
+  func send(_ value: Int) {
+    let waiter: CheckedContinuation<Int, Never>? = state.withLock { state in
+      guard let waiter = state.waiter else {
+        state.buffer.append(value)
+        return nil
+      }
+      state.waiter = nil
+      state.handedOut += 1
+      return waiter
+    }
+    waiter?.resume(returning: value)
+  }
+
+  struct AsyncIterator: AsyncIteratorProtocol {
+    let feed: UncancellableFeed
+    func next() async -> Int? {
+      await withCheckedContinuation { continuation in
+        let buffered: Int? = feed.state.withLock { state in
+          guard !state.buffer.isEmpty else {
+            state.waiter = continuation
+            return nil
+          }
+          state.handedOut += 1
+          return state.buffer.removeFirst()
+        }
+        if let buffered { continuation.resume(returning: buffered) }
+      }
+    }
+  }
+
+  func makeAsyncIterator() -> AsyncIterator { AsyncIterator(feed: self) }
+}
+
 /// A stream the test feeds by hand.
 private func makeStream() -> (AsyncStream<Int>, AsyncStream<Int>.Continuation) {
   AsyncStream.makeStream(of: Int.self)
@@ -324,9 +367,29 @@ struct SequenceRecorderTests {
     #expect(try await ticks.next() == 1)
     ticks.cancel()
     try await terminated.waitForCount(1)
-    feed.yield(2)  // after the cancellation: ignored
+    // The stream has ended: a value sent now reaches nobody. (A value that does reach the
+    // recording task after `cancel()` is the next test's subject.)
+    let sent = feed.yield(2)
+    #expect({ if case .terminated = sent { true } else { false } }(), "\(sent)")
     #expect(ticks.verifyAllChecked())
     #expect(ticks.values == [1])
+  }
+
+  @Test func aValueHandedToTheRecordingTaskAfterCancelIsNotRecorded() async throws {
+    // In a deterministic run, `expectNoEvents` lets the recording task catch up (it waits until
+    // no job is ready), so the check below sees whatever the task did with the value.
+    try await withDeterministicScheduling { () async throws in
+      let feed = UncancellableFeed()
+      let ticks = SequenceRecorder(feed, name: "ticks")
+      feed.send(1)
+      #expect(try await ticks.next() == 1)
+      ticks.cancel()
+      feed.send(2)  // the feed ignores cancellation: the recording task receives it
+      let (clean, issues) = await collectingIssues { await ticks.expectNoEvents() }
+      #expect(clean && issues.isEmpty, "\(issues)")
+      #expect(ticks.values == [1])
+      #expect(feed.handedOut == 2, "the recording task took the value sent after cancel()")
+    }
   }
 
   @Test func valuesBeforeTheCancellationCanStillBeTaken() async throws {
