@@ -39,6 +39,52 @@ private func says(_ issue: Issue, _ text: String) -> Bool {
   issue.comments.contains { $0.rawValue.contains(text) }
 }
 
+private struct Disconnected: Error {}
+
+/// Scenario 9: a merge whose input fails ends with that failure — which a test that never looks
+/// at it is told about at the end of the test, at the line that created the recorder.
+@Suite(.timeLimit(.minutes(1)))
+struct MergeFailureTests {
+  @Test func aMergeFailureTheTestNeverCheckedIsReportedAtTeardown() async throws {
+    let line: UInt = #line + 7
+    let (_, issues) = try await collectingIssues {
+      try await TeardownVerificationTrait.verifyingTeardown.provideScope(
+        for: try #require(Test.current), testCase: Test.Case.current
+      ) {
+        let (taps, tap) = AsyncThrowingStream.makeStream(of: String.self)
+        let (keys, key) = AsyncThrowingStream.makeStream(of: String.self)
+        let events = SequenceRecorder(taps.merged(with: keys), name: "events")
+        tap.yield("tap")
+        #expect(try await events.next() == "tap")
+        key.finish(throwing: Disconnected())
+        tap.finish()
+        try await events.waitForCount(2)  // returns at the end, without checking it
+      }
+    }
+    let issue = expectOneIssue(
+      issues, containing: "\"events\" failed with ", "Disconnected()", "the test never checked it",
+      "expectFailure()")
+    #expect(issue?.site.line == line)
+  }
+
+  @Test func aMergeFailureTheTestAwaitedIsNotReported() async throws {
+    let (_, issues) = try await collectingIssues {
+      try await TeardownVerificationTrait.verifyingTeardown.provideScope(
+        for: try #require(Test.current), testCase: Test.Case.current
+      ) {
+        let (taps, tap) = AsyncThrowingStream.makeStream(of: String.self)
+        let (keys, key) = AsyncThrowingStream.makeStream(of: String.self)
+        let events = SequenceRecorder(taps.merged(with: keys), name: "events")
+        key.finish(throwing: Disconnected())
+        tap.finish()
+        let error = try await events.expectFailure()
+        #expect(error is Disconnected)
+      }
+    }
+    #expect(issues.isEmpty, "\(issues)")
+  }
+}
+
 /// Scenario 9: time-based operators as diagrams.
 @Suite(.timeLimit(.minutes(1)))
 struct MarbleOperatorTests {

@@ -102,6 +102,19 @@ struct DeterministicSchedulingTests {
     #expect(outcome.trace.steps.contains { $0.wokeFromSleep })
   }
 
+  @Test func aRunThatEndsWithoutItsBodyThrowsDeterministicSchedulingUnavailableWithItsReason() throws {
+    // What a run throws when it finished but its body never did (the runtime lost the body's
+    // job), here made directly: no public call can cause it on purpose.
+    let error = #expect(throws: DeterministicSchedulingUnavailable.self) {
+      _ = try DeterministicOutcome<Int>(storedValue: nil, trace: SchedulerTrace())
+    }
+    let unavailable = try #require(error)
+    #expect(unavailable.reason == "the run finished without its body finishing")
+    #expect(unavailable.description == "Deterministic scheduling is unavailable: \(unavailable.reason)")
+    // Where the scheduler can run, installing it throws nothing.
+    #expect(throws: Never.self) { try RuntimeHooks.install() }
+  }
+
   @Test func aCancelledSleepIsCleanedUp() async throws {
     let outcome = try await runDeterministically { () async -> Bool in
       let sleeper = Task { try await Task.sleep(for: .seconds(3600)) }  // allowed: virtual time

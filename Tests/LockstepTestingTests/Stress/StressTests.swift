@@ -53,6 +53,7 @@ struct StressTests {
       }
     }
     #expect(result.failedRuns == 1 && result.firstFailure?.run == 7)
+    #expect(result.failureRate == 0.1)
     #expect(result.firstFailure?.failures == ["The body threw flaked in run 7"])
     #expect(issues.map(\.message) == [result.description])
   }
@@ -63,6 +64,7 @@ struct StressTests {
     #expect(runs.count == 50, "the body ran once a run")
     #expect(issues.isEmpty)
     #expect(result.runs == 50 && result.failedRuns == 0 && result.firstFailure == nil)
+    #expect(result.failureRate == 0)
     #expect(result.description == "stress: all 50 runs passed on the normal executors")
   }
 
@@ -99,6 +101,7 @@ struct StressTests {
     let runs = EventCounter("runs")
     let (result, issues) = await collectingIssues { await stress(times: 0) { runs.record() } }
     #expect(runs.count == 0 && result.runs == 0)
+    #expect(result.failureRate == 0, "no run, no failure rate")
     #expect(issues.map(\.message) == ["stress: times: 0 must be at least 1. Nothing ran."])
   }
 

@@ -46,6 +46,23 @@ struct ControlledCallsTests {
     #expect(issues.map(\.message) == ["controlled: succeedOldest found no pending call"])
   }
 
+  @Test func failOldestFailsTheOldestPendingCallWithTheError() async throws {
+    let calls = ControlledCalls<Int, Int>("loader")
+    let first = Task { try await calls.call(1) }
+    try await calls.waitUntilPending(1)
+    let second = Task { try await calls.call(2) }
+    try await calls.waitUntilPending(2)
+    #expect(calls.failOldest(with: Refusal(code: 7)) == 1)
+    let error = await #expect(throws: Refusal.self) { try await first.value }
+    #expect(error == Refusal(code: 7))
+    #expect(calls.pendingIDs == [2])
+    #expect(calls.failOldest(with: Refusal(code: 8)) == 2)
+    await #expect(throws: Refusal(code: 8)) { try await second.value }
+    let (none, issues) = await collectingIssues { calls.failOldest(with: Refusal(code: 9)) }
+    #expect(none == nil)
+    expectOneIssue(issues, containing: "loader: failOldest found no pending call")
+  }
+
   @Test func failAllEndsEveryPendingAndLaterCall() async throws {
     let calls = ControlledCalls<String, Int>("backend")
     let tasks = TestTaskFactory()
@@ -274,7 +291,7 @@ struct ControlledCallsTests {
     #expect(trait.isRecursive)
     let caller = Locked<Task<Int, any Error>?>(nil)
     let (_, issues) = await collectingIssues {
-      try? await trait.provideScope(for: Test.current!, testCase: Test.Case.current) {
+      try? await trait.provideScope(for: try #require(Test.current), testCase: Test.Case.current) {
         let calls = ControlledCalls<Int, Int>("forgotten")
         caller.withLock { $0 = Task { try await calls.call(42) } }
         try await calls.waitUntilPending(1)

@@ -9,6 +9,7 @@ struct GateTests {
     let gate = Gate("save")
     let tasks = TestTaskFactory()
     let passed = EventCounter("passed the gate")
+    #expect(gate.arrivalCount == 0)
     for _ in 0..<3 {
       tasks.task {
         try? await gate.wait()
@@ -17,11 +18,15 @@ struct GateTests {
     }
     try await gate.waitForArrivals(3)
     #expect(gate.waiterCount == 3)
+    #expect(gate.arrivalCount == 3)
     #expect(passed.count == 0)
     gate.open()
     try await tasks.waitUntilIdle()
     #expect(passed.count == 3)
     #expect(gate.waiterCount == 0)
+    // Arrivals count every wait, those that passed straight through too.
+    try await gate.wait()
+    #expect(gate.arrivalCount == 4)
   }
 
   @Test func aWaiterAfterOpeningPassesStraightThrough() async throws {

@@ -112,6 +112,34 @@ struct MarbleDiagramTests {
     #expect(await expectMarbles(from: "a(b#)", to: "a(b#)") { input, _ in input })
   }
 
+  @Test func aFailureIsAMarbleFailureNamingItsInputAndTick() async {
+    let inputs = Locked<[String]>([])
+    let caught = Locked<(any Error)?>(nil)
+    // The output reads the second input, and turns its failure into the value x, then ends.
+    let matched = await expectMarbles(from: ["a--|", "-b#"], to: "-b(x|)") { given, _ in
+      inputs.withLock { $0 = given.map { "\($0.number) \($0.diagram) \($0)" } }
+      let second = given.first { $0.number == 2 }
+      return AsyncStream<String> { continuation in
+        let reading = Task {
+          do {
+            if let second { for try await value in second { continuation.yield(value) } }
+          } catch {
+            caught.withLock { $0 = error }
+            continuation.yield("x")
+          }
+          continuation.finish()
+        }
+        continuation.onTermination = { _ in reading.cancel() }
+      }
+    }
+    #expect(matched)
+    #expect(inputs.value == ["1 a--| input 1: a--|", "2 -b# input 2: -b#"])
+    let failure = caught.value as? MarbleFailure
+    #expect(failure == MarbleFailure(input: 2, tick: 2), "\(String(describing: caught.value))")
+    #expect(failure?.input == 2 && failure?.tick == 2)
+    #expect(failure?.description == "the failure (#) of input 2 at tick 2")
+  }
+
   @Test func anOutputThatGoesOnAfterTheExpectedDiagramIsReported() async {
     let line: UInt = #line + 2
     let (matched, issues) = await collectingIssues {

@@ -134,6 +134,25 @@ struct ReplayDivergenceTests {
     #expect(silent.isEmpty, "\(silent)")
   }
 
+  /// At each choice point the replay checks that the token's choice runs the task it ran when
+  /// recorded. Here as many jobs are ready as then, in another order (subscriber 2 is resumed
+  /// first): the count matches, the task does not, and the replay says so at that point.
+  @Test func aReplayWhoseChoiceRunsAnotherTaskSaysSoAtThatChoicePoint() async throws {
+    let failure = try await failureInAscendingOrder()
+    let (replay, issues) = await collectingIssues {
+      await explore(.replay(failure.token)) {
+        let ids = await broadcastToThree { ids in [2, 1, 3].filter(ids.contains) }
+        guard ids == [1, 2, 3] else { throw OutOfOrder(ids: ids) }
+      }
+    }
+    let divergence = try #require(replay.divergence, "\(replay)")
+    let point = try #require(divergence.choicePoint, "at a choice point: \(divergence)")
+    #expect(
+      divergence.difference.hasSuffix("where the recorded schedule ran another task"),
+      "\(divergence.difference)")
+    expectOneIssue(issues, containing: "did not follow its token's schedule", "choice point \(point)")
+  }
+
   /// The real thing: a dictionary of subscribers. Whatever the process's hashing, a replay either
   /// runs exactly the recorded schedule (the same timeline) or says that it did not — never
   /// another schedule in silence.
