@@ -223,21 +223,28 @@
 
     // MARK: What the Observation module's own sequence coalesces
 
+    // These two check what the ValuesOverTime article and PropertyRecorder's documentation say of
+    // `Observations`, the reason PropertyRecorder exists: a promise of our docs, about Apple's
+    // sequence, that must hold on every toolchain we support. Where `Observations` does not
+    // exist, `@available` makes Swift Testing skip them (a skipped test, not a silent pass).
+
     /// `Observations` emits once per transaction: two changes of one synchronous stretch merge
     /// into one emission of the later value. `PropertyRecorder` sees both.
-    @MainActor @Test func observationsMergesTheChangesOfOneStretch() async throws {
-      guard #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) else { return }
+    @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
+    @MainActor @Test func observationsMergesTheChangesOfOneStretchThatPropertyRecorderSees() async throws {
       let screen = Screen()
       let emitted = SequenceRecorder(Observations { screen.isLoading }, name: "Observations")
+      let isLoading = PropertyRecorder(screen, \.isLoading, name: "isLoading")
       #expect(try await emitted.next() == false)  // the value at the start
       screen.flash()
       #expect(try await emitted.next() == false)  // true and false merged: true is never seen
+      #expect(await isLoading.expectValues([false, true, false]))
       emitted.cancel()
     }
 
     /// Changes separated by the consumer's read are not merged.
+    @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
     @MainActor @Test func observationsKeepsChangesTheConsumerReadInBetween() async throws {
-      guard #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) else { return }
       let screen = Screen()
       let emitted = SequenceRecorder(Observations { screen.isLoading }, name: "Observations")
       #expect(try await emitted.next() == false)
