@@ -21,16 +21,23 @@ private func incrementShowingProgress(_ counter: Counter) async {
   counter.value = read + 1
 }
 
+private struct LostUpdate: Error, CustomStringConvertible {
+  let value: Int
+  var description: String { "two increments made \(value)" }
+}
+
 /// Two increments at once must make 2. Left alone, the first task runs to its end before the
-/// second runs: losing an update takes one preemption, between the read and the write.
-@Sendable private func bothIncrementsCount() async {
+/// second runs: losing an update takes one preemption, between the read and the write. It throws
+/// rather than `#expect`s, so that the failing schedules explore holds back (the shrinker's) add
+/// no known issue to a passing run.
+@Sendable private func bothIncrementsCount() async throws {
   let counter = Counter()
   let first = Task(name: "increment 1") { await incrementShowingProgress(counter) }
   let second = Task(name: "increment 2") { await incrementShowingProgress(counter) }
   await first.value
   await second.value
   let value = counter.value
-  #expect(value == 2)
+  guard value == 2 else { throw LostUpdate(value: value) }
 }
 
 /// What an exploration reports: the preemptions and context switches of a failure, before and
@@ -54,7 +61,8 @@ struct ExplorationReportTests {
 
     // The README and the FindingRaces article promise "as few preemptions as still fail"; the
     // shrinker is greedy (one choice at a time) and stops at a local minimum: here 2, where one
-    // preemption suffices (see anExhaustiveSearchFindsTheSimplestFailureFirst).
+    // preemption suffices (see anExhaustiveSearchFindsTheSimplestFailureFirst). A known issue of
+    // Lockstep's shrinker, kept as one so that the test says so until it is fixed.
     withKnownIssue("greedy shrinking stops at 2 preemptions where 1 suffices") {
       #expect(failure.preemptions == 1)
     } matching: { issue in
