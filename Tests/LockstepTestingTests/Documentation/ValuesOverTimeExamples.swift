@@ -297,21 +297,22 @@
     }
 
     @Test func aBrokenDebounceShowsBothDiagrams() async {
-      await withKnownIssue {
+      let (matched, issues) = await collectingIssues {
         await expectMarbles(from: "a-b----c-|", to: "-----b---(c|)") { input, clock in
           input.debounced(for: .seconds(3), clock: clock, cancelsTimers: false)
         }
-      } matching: { issue in
-        issue.comments.contains {
-          $0.rawValue == """
-            Marble diagrams differ at tick 3 (3 s): expected nothing, got 'b'.
-              input:    a-b----c-|
-              expected: -----b---(c|)
-              actual:   ---b-----(c|)
-                           ^
-            """
-        }
       }
+      #expect(!matched)
+      #expect(
+        issues.map(\.message) == [
+          """
+          Marble diagrams differ at tick 3 (3 s): expected nothing, got 'b'.
+            input:    a-b----c-|
+            expected: -----b---(c|)
+            actual:   ---b-----(c|)
+                         ^
+          """
+        ])
     }
 
     @Test func throttleWithValues() async {
@@ -347,14 +348,11 @@
       tasks.task(name: "retry") { try? await clock.sleep(for: .seconds(30)) }
       try await clock.waitForSleepers(count: 1)
       #expect(clock.sleepers.map(\.taskName) == ["retry"])
-      withKnownIssue {
-        clock.expectNoSleepers()
-      } matching: { issue in
-        issue.comments.contains {
-          $0.rawValue
-            == "TestClock: 1 sleeper left at 0 s:\n  - until 30 s (in 30 s), in task \"retry\""
-        }
-      }
+      let (_, issues) = await collectingIssues { clock.expectNoSleepers() }
+      #expect(
+        issues.map(\.message) == [
+          "TestClock: 1 sleeper left at 0 s:\n  - until 30 s (in 30 s), in task \"retry\""
+        ])
       await clock.run()
       try await tasks.waitUntilIdle()
       clock.expectNoSleepers()
@@ -362,11 +360,14 @@
 
     @Test func aDependencyThatMustNotTouchTime() async {
       let clock = UnimplementedClock("cache clock")
-      await withKnownIssue {
-        try? await clock.sleep(for: .seconds(1))
-      } matching: { issue in
-        issue.comments.contains { $0.rawValue.hasPrefix("UnimplementedClock \"cache clock\"") }
-      }
+      let (_, issues) = await collectingIssues { try? await clock.sleep(for: .seconds(1)) }
+      // `sleep(for:)` reads now first, then sleeps: both are reported.
+      expectIssues(
+        issues,
+        containing: [
+          "UnimplementedClock \"cache clock\": the code under test read now",
+          "UnimplementedClock \"cache clock\": the code under test slept until 1 s",
+        ])
     }
 
     @Test func advanceRunsOnlyWhatIsDueNow() async {

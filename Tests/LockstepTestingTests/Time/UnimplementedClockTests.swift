@@ -49,14 +49,15 @@ struct UnimplementedClockTests {
     #expect(issues.count == 10)  // 4 checks of now, 3 sleeps each reading now first
   }
 
-  @Test func aSleepFailsTheRunningSwiftTestingTest() async {
+  @Test func aSleepIsReportedAtTheLineThatCreatedTheClock() async {
+    let line: UInt = #line + 1
     let clock = UnimplementedClock("retry clock")
-    await withKnownIssue {
+    let (_, issues) = await collectingIssues {
       try? await clock.sleep(until: .zero.advanced(by: .seconds(1)))
-    } matching: { issue in
-      issue.comments.contains { $0.rawValue.contains("\"retry clock\": the code under test slept until") }
-        && issue.sourceLocation?.fileName == "UnimplementedClockTests.swift"
     }
+    let issue = expectOneIssue(issues, containing: "\"retry clock\": the code under test slept until")
+    #expect(issue?.site.fileID.description == "LockstepTestingTests/UnimplementedClockTests.swift")
+    #expect(issue?.site.line == line)
   }
 
   @Test func aCancelledSleeperThrows() async {

@@ -11,22 +11,27 @@ private final class Stock: @unchecked Sendable {  // used by one task at a time,
   var items: Set<Int> = [7]
 }
 
+private struct EmptyStock: Error, CustomStringConvertible {
+  let taker: Int
+  var description: String { "taker \(taker) takes from an empty stock" }
+}
+
 /// Two takers race for the last item. `trapping`: the second take traps ("Can't removeFirst from
-/// an empty Set"); otherwise it records an issue at the same point instead.
-@Sendable private func twoTakers(trapping: Bool) async {
+/// an empty Set"); otherwise it throws at the same point instead.
+@Sendable private func twoTakers(trapping: Bool) async throws {
   let stock = Stock()
   let takers = (1...2).map { number in
-    Task(name: "taker \(number)") {
+    Task(name: "taker \(number)") { () throws in
       guard !stock.items.isEmpty else { return }
       await Task.yield()  // allowed: the choice point between the check and the take
       if trapping || !stock.items.isEmpty {
         _ = stock.items.removeFirst()
       } else {
-        Issue.record("taker \(number) takes from an empty stock")
+        throw EmptyStock(taker: number)
       }
     }
   }
-  for taker in takers { await taker.value }
+  for taker in takers { try await taker.value }
 }
 
 /// The token in a crash report: the text between `.replay("` and `")`.
@@ -43,7 +48,7 @@ struct CrashReportTests {
     @Test func aTrapLeavesTheExplorationTheScheduleAndATokenOnStandardError() async throws {
       let crashed = try #require(
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-          await explore(.random(schedules: 50, seed: 3)) { await twoTakers(trapping: true) }
+          await explore(.random(schedules: 50, seed: 3)) { try await twoTakers(trapping: true) }
         })
       let report = String(decoding: crashed.standardErrorContent, as: UTF8.self)
       #expect(report.contains("Can't removeFirst from an empty Set"), "the trap itself: \(report)")
@@ -55,7 +60,7 @@ struct CrashReportTests {
       // The token replays the choices up to the trap: with the trap turned into a check, the
       // replay reaches the same point.
       let (replay, issues) = await collectingIssues {
-        await explore(.replay(token)) { await twoTakers(trapping: false) }
+        await explore(.replay(token)) { try await twoTakers(trapping: false) }
       }
       #expect(replay.divergence == nil)
       #expect(replay.failure?.failures.first?.contains("takes from an empty stock") == true, "\(replay)")
