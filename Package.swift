@@ -27,7 +27,10 @@ let package = Package(
   ],
   targets: [
     .target(name: "Lockstep", swiftSettings: strict),
-    .target(name: "LockstepTesting", dependencies: ["Lockstep"], swiftSettings: strict),
+    // Linux: the clock reads a deterministic run makes virtual, and deterministic hashing.
+    .target(name: "LockstepInterposition"),
+    .target(
+      name: "LockstepTesting", dependencies: ["Lockstep", "LockstepInterposition"], swiftSettings: strict),
     .target(name: "LockstepExamples", dependencies: ["Lockstep"], swiftSettings: strict),
     .executableTarget(
       name: "lockstep-demo", dependencies: ["LockstepTesting", "LockstepExamples"], swiftSettings: strict),

@@ -9,6 +9,8 @@ final class DeterministicRun: @unchecked Sendable {
   /// The most jobs the run may execute before it is stopped.
   let stepLimit: Int
   let state: Locked<RunState<ScheduledJob>>
+  /// What the run's jobs read as now; `nil` when they read the real clocks (``VirtualNow``).
+  let clocks: RunClocks?
   private let wakeup = DispatchSemaphore(value: 0)
   /// Cancels the body task; set before draining.
   var cancelBody: (@Sendable () -> Void)?
@@ -25,22 +27,27 @@ final class DeterministicRun: @unchecked Sendable {
   /// began: the test's own task, for example. Set before the run is drained, read by the drain
   /// thread.
   var bodyTaskID: UInt64 = 0
-  /// When the running job started, in real time: sleeps of the job use it to recover their exact
-  /// duration (see ``SleepRequest``). Drain thread only.
+  /// When the running job started, in real time: without virtual now, sleeps of the job use it to
+  /// recover their duration (see ``SleepRequest``). Drain thread only.
   @exclusivity(unchecked) private(set) var jobStart = ContinuousClock.now
 
   /// A run whose ready jobs `order` orders; exploration may cancel the task at the
-  /// `cancelAtWait`-th Lockstep wait and bound the run to `stepLimit` jobs.
+  /// `cancelAtWait`-th Lockstep wait and bound the run to `stepLimit` jobs. Its jobs read virtual
+  /// now when `virtualNow` is true.
   init(
     order: ReadyJobs<ScheduledJob>.Order, cancelAtWait: Int? = nil, stepLimit: Int = .max,
-    timeout: Duration, gracePeriod: Duration = .zero, site: CallSite
+    timeout: Duration, gracePeriod: Duration = .zero, site: CallSite,
+    virtualNow: Bool = VirtualNow.isInEffect
   ) {
     self.site = site
     self.timeout = timeout
     self.gracePeriod = gracePeriod
     self.stepLimit = stepLimit
-    state = Locked(RunState(order: order, cancelAtWait: cancelAtWait))
+    clocks = virtualNow ? RunClocks(startDate: VirtualNow.startDate) : nil
+    state = Locked(RunState(order: order, cancelAtWait: cancelAtWait, readsVirtualNow: virtualNow))
   }
+
+  deinit { clocks?.free() }
 
   /// Takes a ready job (from any thread).
   func enqueue(_ job: ScheduledJob) {
@@ -184,13 +191,19 @@ final class DeterministicRun: @unchecked Sendable {
   private func runJobs(clock: ContinuousClock, budget: ContinuousClock.Instant?) -> Stop {
     let deadline = progress.deadline
     while true {
-      let (step, needsName) = state.withLock { ($0.next(), $0.runningTaskNeedsName) }
+      let (step, needsName, now) = state.withLock {
+        ($0.next(), $0.runningTaskNeedsName, $0.nowNanoseconds)
+      }
       switch step {
       case .run(let job):
         runningTaskID = job.taskID
         runningNameChecked = !needsName
         jobStart = clock.now
-        RuntimeHooks.run(job)
+        if let clocks {
+          clocks.reading(at: now) { RuntimeHooks.run(job) }
+        } else {
+          RuntimeHooks.run(job)
+        }
         runningTaskID = nil
         progress.steps += 1
         if progress.steps >= stepLimit { return .tooManySteps }

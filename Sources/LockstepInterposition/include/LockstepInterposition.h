@@ -1,0 +1,43 @@
+// What Lockstep's Swift code asks of the C library calls it stands in for: the clocks a
+// deterministic run makes virtual on its own thread, and the hashing parameters it sets before
+// `main`. The definitions are Linux-only; elsewhere every function here reports "not in effect".
+#ifndef LOCKSTEP_INTERPOSITION_H
+#define LOCKSTEP_INTERPOSITION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/// The number of clock ids a run's virtual clocks cover (Linux's 0 to 11).
+#define LOCKSTEP_CLOCK_COUNT 12
+
+/// The clocks of one deterministic run: a clock read on the run's thread while one of the run's
+/// jobs runs reads `base[clock] + elapsed` nanoseconds.
+typedef struct lockstep_virtual_clocks {
+  /// What each clock reads at virtual time zero; `INT64_MIN` for a clock that stays real.
+  int64_t base[LOCKSTEP_CLOCK_COUNT];
+  /// The run's virtual time, in nanoseconds.
+  int64_t elapsed;
+} lockstep_virtual_clocks;
+
+/// Whether this build stands in for the C library's clock reads (Linux only).
+bool lockstep_clocks_interposable(void);
+
+/// Sets every clock's base: the monotonic clocks start where they read now, in real time; the
+/// wall clocks (`CLOCK_REALTIME`, its variants, `CLOCK_TAI`) start at `wall_start` nanoseconds
+/// since 1970; CPU-time clocks stay real. `elapsed` becomes 0.
+void lockstep_virtual_clocks_start(lockstep_virtual_clocks *clocks, int64_t wall_start);
+
+/// Makes the calling thread read `clocks` (or the real clocks, for `NULL`); returns what it read
+/// before.
+lockstep_virtual_clocks *lockstep_virtual_clocks_enter(lockstep_virtual_clocks *clocks);
+
+/// The real reading of `clock` in nanoseconds, whatever the calling thread reads; -1 on error.
+int64_t lockstep_real_clock_nanoseconds(int clock);
+
+/// Whether Swift's hashing is deterministic in this process (the runtime's own parameters).
+bool lockstep_hashing_is_deterministic(void);
+
+/// What Lockstep did about hashing before `main`: see `LockstepHashing` in the C file.
+int lockstep_hashing_setup(void);
+
+#endif

@@ -1,0 +1,202 @@
+
+import Foundation
+@testable import LockstepTesting
+import Testing
+
+/// The virtual times at which the run's sleepers woke, in order.
+private func wakeTimes(_ trace: SchedulerTrace) -> [Duration] {
+  trace.steps.filter(\.wokeFromSleep).map(\.time)
+}
+
+/// Code that reads `ContinuousClock.now`, `SuspendingClock.now` and `Date()` itself, with no clock
+/// injected, inside deterministic runs. The sleeps are the subject: they run in virtual time.
+@Suite(.timeLimit(.minutes(1)))
+struct VirtualNowTests {
+  @Test func virtualNowIsInEffectOnLinux() {
+    #if os(Linux)
+      #expect(VirtualNow.isAvailable, "\(VirtualNow.unavailableReason ?? "")")
+    #else
+      #expect(!VirtualNow.isAvailable)
+      #expect(VirtualNow.unavailableReason != nil)
+    #endif
+  }
+
+  @Test func aDebounceThatReSleepsUntilItsContinuousClockDeadlineRunsInVirtualTime() async throws {
+    try #require(VirtualNow.isAvailable)
+    var fired: [Duration] = []
+    let outcome = try await runDeterministically {
+      let start = ContinuousClock.now
+      let deadline = Locked(start + .milliseconds(80))
+      let debounce = Task(name: "debounce") {
+        // Re-sleeps until the deadline the "keystrokes" below keep moving.
+        while ContinuousClock.now < deadline.withLock({ $0 }) {
+          try await Task.sleep(until: deadline.withLock { $0 }, clock: .continuous)
+        }
+        return start.duration(to: ContinuousClock.now)
+      }
+      for _ in 0..<4 {
+        try await Task.sleep(for: .milliseconds(30))
+        deadline.withLock { $0 = ContinuousClock.now + .milliseconds(80) }
+      }
+      fired.append(try await debounce.value)
+    }
+    #expect(fired == [.milliseconds(200)])
+    #expect(outcome.trace.readsVirtualNow)
+    #expect(outcome.trace.steps.last?.time == .milliseconds(200))
+  }
+
+  @Test func aTimerThatAddsItsIntervalToItsLastDeadlineTicksExactly() async throws {
+    try #require(VirtualNow.isAvailable)
+    var ticks: [Duration] = []
+    try await withDeterministicScheduling {
+      let start = SuspendingClock.now
+      var next = start
+      for _ in 0..<10 {
+        next += .milliseconds(100)
+        try await Task.sleep(until: next, clock: .suspending)
+        ticks.append(start.duration(to: SuspendingClock.now))
+      }
+    }
+    #expect(ticks == (1...10).map { .milliseconds(100 * $0) })
+  }
+
+  @Test func dateDifferenceAcrossATenMinuteSleepIsExactlySixHundredSeconds() async throws {
+    try #require(VirtualNow.isAvailable)
+    var elapsed: TimeInterval?
+    var started: Date?
+    try await withDeterministicScheduling {
+      let before = Date()
+      started = before
+      try await Task.sleep(for: .seconds(600))
+      elapsed = Date().timeIntervalSince(before)
+    }
+    #expect(elapsed == 600)
+    #expect(started == VirtualNow.defaultStartDate)
+  }
+
+  @Test func suspendingClockDifferenceAcrossASleepIsExact() async throws {
+    try #require(VirtualNow.isAvailable)
+    var elapsed: Duration?
+    try await withDeterministicScheduling {
+      let before = SuspendingClock.now
+      try await SuspendingClock().sleep(for: .seconds(3_600))
+      elapsed = before.duration(to: SuspendingClock.now)
+    }
+    #expect(elapsed == .seconds(3_600))
+  }
+
+  @Test func everyDurationIsExactDownToANanosecond() async throws {
+    try #require(VirtualNow.isAvailable)
+    let durations: [Duration] = [
+      .nanoseconds(1), .microseconds(1.5), .milliseconds(80), .seconds(2.08), .milliseconds(333),
+      .nanoseconds(999), .microseconds(37), .seconds(1) + .nanoseconds(1),
+    ]
+    let outcome = try await runDeterministically {
+      for duration in durations { try await Task.sleep(for: duration) }
+      try await Task.sleep(nanoseconds: 7)
+      try await ContinuousClock().sleep(until: .now + .nanoseconds(3))
+    }
+    var expected: [Duration] = []
+    var now = Duration.zero
+    for duration in durations + [.nanoseconds(7), .nanoseconds(3)] {
+      now += duration
+      expected.append(now)
+    }
+    #expect(wakeTimes(outcome.trace) == expected)
+  }
+
+  @Test func theStartDateIsSettablePerRun() async throws {
+    try #require(VirtualNow.isAvailable)
+    let chosen = Date(timeIntervalSince1970: 1_767_225_600)
+    var seen: [Date] = []
+    try await VirtualNow.$startDate.withValue(chosen) {
+      try await withDeterministicScheduling {
+        seen.append(Date())
+        try await Task.sleep(for: .seconds(90))
+        seen.append(Date())
+      }
+    }
+    try await withDeterministicScheduling { seen.append(Date()) }
+    #expect(seen == [chosen, chosen + 90, VirtualNow.defaultStartDate])
+  }
+
+  @Test func twoRunsBackToBackEachStartAtTheirOwnStartInstant() async throws {
+    try #require(VirtualNow.isAvailable)
+    var dates: [Date] = []
+    var spans: [Duration] = []
+    for _ in 0..<2 {
+      try await withDeterministicScheduling {
+        let start = ContinuousClock.now
+        dates.append(Date())
+        try await Task.sleep(for: .seconds(60))
+        spans.append(start.duration(to: .now))
+        dates.append(Date())
+      }
+    }
+    let start = VirtualNow.defaultStartDate
+    #expect(dates == [start, start + 60, start, start + 60])
+    #expect(spans == [.seconds(60), .seconds(60)])
+  }
+
+  @Test func otherThreadsReadRealTimeWhileARunSleepsAnHour() async throws {
+    try #require(VirtualNow.isAvailable)
+    // A thread that reads the clocks in a loop while the run sleeps an hour of virtual time.
+    let readings = Locked<[(ContinuousClock.Instant, Date)]>([])
+    let stop = Locked(false)
+    let started = DispatchSemaphore(value: 0)
+    let done = DispatchSemaphore(value: 0)
+    let reader = Thread {
+      var first = true
+      while !stop.withLock({ $0 }) {
+        readings.withLock { $0.append((ContinuousClock.now, Date())) }
+        if first {
+          first = false
+          started.signal()
+        }
+      }
+      done.signal()
+    }
+    reader.start()
+    started.wait()
+    let realStart = Date()
+    try await withDeterministicScheduling {
+      for _ in 0..<60 { try await Task.sleep(for: .seconds(60)) }
+    }
+    stop.withLock { $0 = true }
+    done.wait()
+    let seen = readings.withLock { $0 }
+    let first = try #require(seen.first)
+    let last = try #require(seen.last)
+    #expect(first.0.duration(to: last.0) < .seconds(1))
+    #expect(last.1.timeIntervalSince(first.1) < 1)
+    #expect(abs(first.1.timeIntervalSince(realStart)) < 60, "the reader saw the real date")
+  }
+
+  @Test func lockstepsOwnBoundsStayRealInsideARun() async throws {
+    try #require(VirtualNow.isAvailable)
+    var inside: ContinuousClock.Instant?
+    var real: ContinuousClock.Instant?
+    try await withDeterministicScheduling {
+      try await Task.sleep(for: .seconds(3_600))
+      inside = ContinuousClock.now
+      real = RealTime.now
+    }
+    let inRun = try #require(inside)
+    let outside = try #require(real)
+    // An hour of virtual time passed inside; Lockstep's own reading of the clock did not move.
+    #expect(outside < inRun - .seconds(3_000))
+  }
+
+  @Test func aDispatchDeadlineComputedInsideARunDoesNotFireAtOnce() async throws {
+    try #require(VirtualNow.isAvailable)
+    var deadline: DispatchTime?
+    try await withDeterministicScheduling {
+      try await Task.sleep(for: .seconds(5))
+      deadline = .now() + .seconds(30)
+    }
+    let due = try #require(deadline)
+    // An hour of virtual time would be 3,600 s; the deadline is 35 s after the run began.
+    let left = Int64(due.uptimeNanoseconds) - Int64(DispatchTime.now().uptimeNanoseconds)
+    #expect(left > 30_000_000_000 && left < 36_000_000_000)
+  }
+}
