@@ -19,25 +19,9 @@
 
 #include "LockstepInterposition.h"
 
-/// What the constructor did; `lockstep_hashing_setup` returns it.
-enum LockstepHashing {
-  /// Not Linux, or the constructor has not run.
-  lockstep_hashing_untouched = 0,
-  /// Hashing was made deterministic.
-  lockstep_hashing_set = 1,
-  /// It already was (SWIFT_DETERMINISTIC_HASHING).
-  lockstep_hashing_already = 2,
-  /// LOCKSTEP_RANDOM_HASHING=1 asked for per-process seeds.
-  lockstep_hashing_opted_out = 3,
-  /// LockstepTesting is not part of the main executable: it may have been loaded late.
-  lockstep_hashing_not_main_executable = 4,
-  /// The runtime's parameters were not found.
-  lockstep_hashing_no_runtime = 5,
-};
+static enum LockstepHashing hashing_setup = lockstep_hashing_untouched;
 
-static int hashing_setup = lockstep_hashing_untouched;
-
-int lockstep_hashing_setup(void) { return hashing_setup; }
+enum LockstepHashing lockstep_hashing_setup(void) { return hashing_setup; }
 
 #if defined(__linux__)
 

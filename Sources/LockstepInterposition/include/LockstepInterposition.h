@@ -37,7 +37,23 @@ int64_t lockstep_real_clock_nanoseconds(int clock);
 /// Whether Swift's hashing is deterministic in this process (the runtime's own parameters).
 bool lockstep_hashing_is_deterministic(void);
 
-/// What Lockstep did about hashing before `main`: see `LockstepHashing` in the C file.
-int lockstep_hashing_setup(void);
+/// What Lockstep did about hashing before `main`.
+enum LockstepHashing {
+  /// Not Linux, or the constructor has not run.
+  lockstep_hashing_untouched = 0,
+  /// Hashing was made deterministic.
+  lockstep_hashing_set = 1,
+  /// It already was (SWIFT_DETERMINISTIC_HASHING).
+  lockstep_hashing_already = 2,
+  /// LOCKSTEP_RANDOM_HASHING=1 asked for per-process seeds.
+  lockstep_hashing_opted_out = 3,
+  /// LockstepTesting is not part of the main executable: it may have been loaded late.
+  lockstep_hashing_not_main_executable = 4,
+  /// The runtime's parameters were not found.
+  lockstep_hashing_no_runtime = 5,
+};
+
+/// What Lockstep did about hashing before `main` (Linux; `lockstep_hashing_untouched` elsewhere).
+enum LockstepHashing lockstep_hashing_setup(void);
 
 #endif

@@ -29,7 +29,7 @@ final class DeterministicRun: @unchecked Sendable {
   var bodyTaskID: UInt64 = 0
   /// When the running job started, in real time: without virtual now, sleeps of the job use it to
   /// recover their duration (see ``SleepRequest``). Drain thread only.
-  @exclusivity(unchecked) private(set) var jobStart = ContinuousClock.now
+  @exclusivity(unchecked) private(set) var jobStart = RealTime.now
 
   /// A run whose ready jobs `order` orders; exploration may cancel the task at the
   /// `cancelAtWait`-th Lockstep wait and bound the run to `stepLimit` jobs. Its jobs read virtual
@@ -146,7 +146,7 @@ final class DeterministicRun: @unchecked Sendable {
   /// is continued, on another thread, from here. Drain thread only — one thread at a time.
   private struct DrainProgress {
     var started = false
-    var deadline = ContinuousClock.now
+    var deadline = RealTime.now
     var report: DeterministicDeadlock?
     var steps = 0
     var jobsSinceCheck = 0
@@ -164,13 +164,12 @@ final class DeterministicRun: @unchecked Sendable {
   /// until nothing can make progress — or, with a `budget`, until that instant has passed: then it
   /// returns `nil` between two jobs, and a later call (on any thread) goes on from there.
   func drain(until budget: ContinuousClock.Instant? = nil) -> DrainOutcome? {
-    let clock = ContinuousClock()
     if !progress.started {
       progress.started = true
-      progress.deadline = clock.now + FailureBoundScale.scaled(timeout)
+      progress.deadline = RealTime.now + FailureBoundScale.scaled(timeout)
       ActiveRuns.add(self)
     }
-    let stop = DrainThread.with(self) { runJobs(clock: clock, budget: budget) }
+    let stop = DrainThread.with(self) { runJobs(budget: budget) }
     switch stop {
     case .budgetSpent: return nil
     case .finished: return finish()
@@ -188,7 +187,8 @@ final class DeterministicRun: @unchecked Sendable {
     }
   }
 
-  private func runJobs(clock: ContinuousClock, budget: ContinuousClock.Instant?) -> Stop {
+  /// Reads the real clock between jobs (``RealTime``), for the run's bounds.
+  private func runJobs(budget: ContinuousClock.Instant?) -> Stop {
     let deadline = progress.deadline
     while true {
       let (step, needsName, now) = state.withLock {
@@ -198,7 +198,7 @@ final class DeterministicRun: @unchecked Sendable {
       case .run(let job):
         runningTaskID = job.taskID
         runningNameChecked = !needsName
-        jobStart = clock.now
+        jobStart = RealTime.now
         if let clocks {
           clocks.reading(at: now) { RuntimeHooks.run(job) }
         } else {
@@ -211,7 +211,7 @@ final class DeterministicRun: @unchecked Sendable {
         progress.jobsSinceCheck += 1
         if progress.jobsSinceCheck >= 4096 {
           progress.jobsSinceCheck = 0
-          if clock.now >= deadline { return .timedOut }
+          if RealTime.now >= deadline { return .timedOut }
         }
       case .fire(let action):
         action()
@@ -220,9 +220,9 @@ final class DeterministicRun: @unchecked Sendable {
       case .stopped:
         return .stopped
       case .stuck:
-        if waitForOutsideJob(until: deadline, clock: clock) { continue }
+        if waitForOutsideJob(until: deadline) { continue }
         state.withLock { $0.stopWaiting() }
-        if clock.now >= deadline && gracePeriod > .zero { return .timedOut }
+        if RealTime.now >= deadline && gracePeriod > .zero { return .timedOut }
         if progress.report == nil {
           // Cancel the body once: cancellable waits (Lockstep's primitives, sleeps) unwind.
           progress.report = makeReport(quarantined: false)
@@ -262,12 +262,11 @@ final class DeterministicRun: @unchecked Sendable {
     return .finished(state.withLock { $0.trace })
   }
 
-  private func waitForOutsideJob(until deadline: ContinuousClock.Instant, clock: ContinuousClock)
-    -> Bool
-  {
+  private func waitForOutsideJob(until deadline: ContinuousClock.Instant) -> Bool {
     guard gracePeriod > .zero else { return false }
-    let limit = min(deadline, clock.now + gracePeriod)
-    let remaining = clock.now.duration(to: limit)
+    let now = RealTime.now
+    let limit = min(deadline, now + gracePeriod)
+    let remaining = now.duration(to: limit)
     guard remaining > .zero else { return false }
     let nanoseconds = Int(remaining.wholeNanoseconds)
     if wakeup.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success { return true }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import XCTest
 
@@ -32,6 +33,22 @@ struct HashingDeterminismTests {
     ] as [(String?, Bool)])
   func theVariableIsReadAsTheRuntimeReadsIt(_ value: String?, _ on: Bool) {
     #expect(HashingDeterminism.turnsOn(value) == on)
+  }
+
+  @Test func hashingIsDeterministicWithoutAnyVariable() throws {
+    #if os(Linux)
+      try #require(ProcessInfo.processInfo.environment[HashingDeterminism.optOut] != "1")
+      #expect(HashingDeterminism.inProcess)
+    #endif
+    try #require(HashingDeterminism.inProcess)
+    // Each new table of the same elements iterates in one order: no per-process seed, and no
+    // per-storage seed either (a table's seed is otherwise taken from its address).
+    let orders = Set((0..<50).map { _ in
+      var set = Set<Int>(minimumCapacity: 64)
+      for value in 0..<40 { set.insert(value) }
+      return Array(set)
+    })
+    #expect(orders.count == 1)
   }
 
   @Test func withoutDeterministicHashingEachReportSaysSoOnceWithTheFix() async throws {
