@@ -35,7 +35,8 @@ let package = Package(
     .executableTarget(
       name: "lockstep-demo", dependencies: ["LockstepTesting", "LockstepExamples"], swiftSettings: strict),
     .executableTarget(
-      name: "lockstep-bench", dependencies: ["LockstepTesting", "LockstepExamples"], swiftSettings: strict),
+      name: "lockstep-bench", dependencies: ["LockstepTesting", "LockstepExamples", "LockstepInterposition"],
+      swiftSettings: strict),
     .testTarget(name: "LockstepTests", dependencies: ["Lockstep", "LockstepTesting"], swiftSettings: strict),
     .testTarget(name: "LockstepTestingTests", dependencies: ["LockstepTesting"], swiftSettings: strict),
     .testTarget(

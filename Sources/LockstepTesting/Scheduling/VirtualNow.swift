@@ -44,4 +44,11 @@ public enum VirtualNow {
 
   /// Whether a run started now reads virtual now.
   static var isInEffect: Bool { !forcedOff && isAvailable }
+
+  /// What a report says of a run that read the real clocks.
+  static var realClocksNote: String {
+    "Now read the real clocks in this run (\(unavailableReason ?? "turned off for the run")): each "
+      + "sleep's duration was recovered from real-clock readings, and code that sleeps until "
+      + "deadlines computed from ContinuousClock.now or Date() cannot run in virtual time."
+  }
 }

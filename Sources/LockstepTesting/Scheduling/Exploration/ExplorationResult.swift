@@ -200,8 +200,8 @@ public struct ExplorationResult: Sendable, CustomStringConvertible {
             + "schedule already run, or could not follow the planned choices: the body takes "
             + "another path for the same choices), so the search did not cover its tree"
           : ranOutOfTime
-          ? "stopped when its time budget of \(timeBudget?.lockstepText ?? "?") ran out"
-          : "stopped before the end"
+            ? "stopped when its time budget of \(timeBudget?.lockstepText ?? "?") ran out"
+            : "stopped before the end"
       text =
         "explore \(title): \(schedulesRun) schedule(s), \(distinctSchedules) distinct, up to "
         + "\(mostChoicePoints) choice point(s) each, \(extent); no failure"

@@ -213,7 +213,7 @@ final class Explorer: @unchecked Sendable {
       found: (found.record.preemptions, found.record.contextSwitches), replay: replay,
       hashingIsDeterministic: HashingDeterminism.isDeterministic, title: setup.title,
       shard: setup.shard, pinnedToken: pinned.map { setup.pinned[$0].text },
-      pinned: setup.pinnedTexts)
+      pinned: setup.pinnedTexts, readsVirtualNow: outcome.trace.readsVirtualNow)
   }
 
   /// Runs the body once, in the order the planned schedule's picker chooses; `during` says which

@@ -91,7 +91,9 @@
       _ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C
     ) {
       let job = UnownedJob(job)
-      if scheduleInRun(job, on: DrainThread.current, sleep: { _ in SleepRequest(delay: delay as? Duration ?? .zero) }) {
+      if scheduleInRun(
+        job, on: DrainThread.current, sleep: { _ in SleepRequest(delay: delay as? Duration ?? .zero) })
+      {
         return
       } else if let scheduling = platform as? any SchedulingExecutor {
         scheduling.enqueue(ExecutorJob(job), after: delay, tolerance: tolerance, clock: clock)

@@ -62,8 +62,10 @@ enum VirtualNowSupport {
       return "this platform binds clock reads to the C library (only Linux lets Lockstep stand in "
         + "for them)"
     }
-    return probe() ? nil : "the clock reads of this process do not reach Lockstep's definitions "
-      + "(LockstepTesting is not linked into the executable the usual way)"
+    return probe()
+      ? nil
+      : "the clock reads of this process do not reach Lockstep's definitions "
+        + "(LockstepTesting is not linked into the executable the usual way)"
   }()
 
   /// Reads each clock at two virtual instants and checks that they read exactly those.

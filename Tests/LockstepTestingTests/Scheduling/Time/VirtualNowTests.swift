@@ -1,7 +1,7 @@
-
 import Foundation
-@testable import LockstepTesting
 import Testing
+
+@testable import LockstepTesting
 
 /// The virtual times at which the run's sleepers woke, in order.
 private func wakeTimes(_ trace: SchedulerTrace) -> [Duration] {
@@ -140,36 +140,34 @@ struct VirtualNowTests {
 
   @Test func otherThreadsReadRealTimeWhileARunSleepsAnHour() async throws {
     try #require(VirtualNow.isAvailable)
-    // A thread that reads the clocks in a loop while the run sleeps an hour of virtual time.
+    // A thread that reads the clocks whenever the run asks, before and after an hour of sleep.
     let readings = Locked<[(ContinuousClock.Instant, Date)]>([])
-    let stop = Locked(false)
-    let started = DispatchSemaphore(value: 0)
-    let done = DispatchSemaphore(value: 0)
+    let ask = DispatchSemaphore(value: 0)
+    let answered = DispatchSemaphore(value: 0)
     let reader = Thread {
-      var first = true
-      while !stop.withLock({ $0 }) {
+      for _ in 0..<2 {
+        ask.wait()
         readings.withLock { $0.append((ContinuousClock.now, Date())) }
-        if first {
-          first = false
-          started.signal()
-        }
+        answered.signal()
       }
-      done.signal()
     }
     reader.start()
-    started.wait()
-    let realStart = Date()
+    var inside: [ContinuousClock.Instant] = []
     try await withDeterministicScheduling {
-      for _ in 0..<60 { try await Task.sleep(for: .seconds(60)) }
+      inside.append(ContinuousClock.now)
+      ask.signal()
+      answered.wait()  // a blocking hand-off to the reader thread, not a wait for time to pass
+      try await Task.sleep(for: .seconds(3_600))
+      inside.append(ContinuousClock.now)
+      ask.signal()
+      answered.wait()
     }
-    stop.withLock { $0 = true }
-    done.wait()
     let seen = readings.withLock { $0 }
-    let first = try #require(seen.first)
-    let last = try #require(seen.last)
-    #expect(first.0.duration(to: last.0) < .seconds(1))
-    #expect(last.1.timeIntervalSince(first.1) < 1)
-    #expect(abs(first.1.timeIntervalSince(realStart)) < 60, "the reader saw the real date")
+    try #require(seen.count == 2 && inside.count == 2)
+    #expect(inside[0].duration(to: inside[1]) == .seconds(3_600))
+    #expect(seen[0].0.duration(to: seen[1].0) < .seconds(60), "the reader saw real time")
+    #expect(seen[1].1.timeIntervalSince(seen[0].1) < 60)
+    #expect(abs(seen[0].1.timeIntervalSinceNow) < 600, "the reader saw today's date")
   }
 
   @Test func lockstepsOwnBoundsStayRealInsideARun() async throws {

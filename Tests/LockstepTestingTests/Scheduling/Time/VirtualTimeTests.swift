@@ -146,7 +146,9 @@ struct VirtualTimeTests {
     }
   }
 
-  @Test(arguments: modes) func sleepsForADurationInALoopAreNotMistakenForRealDeadlines(virtualNow: Bool) async throws {
+  @Test(arguments: modes) func sleepsForADurationInALoopAreNotMistakenForRealDeadlines(virtualNow: Bool)
+    async throws
+  {
     let outcome = try await inMode(virtualNow: virtualNow) {
       try await runDeterministically {
         for _ in 0..<1_000 { try await Task.sleep(for: .milliseconds(100)) }
