@@ -41,14 +41,17 @@ enum HashingDeterminism {
   static var isDeterministic: Bool { assumed ?? inProcess }
 
   /// The sentence a report adds, once, when hashing is not deterministic.
-  static let note = "Hashing is not deterministic in this process: \(why)"
+  static var note: String { "Hashing is not deterministic in this process: \(why)" }
 
   /// Why, and what to do.
-  static var why: String {
+  static var why: String { why(for: lockstep_hashing_setup()) }
+
+  /// Why, and what to do, after the setup before `main` did `setup`.
+  static func why(for setup: LockstepHashing) -> String {
     let consequence =
       "code that iterates a Set or a Dictionary can do so in another order on every run, and the "
       + "same seed or token can then run another schedule."
-    switch lockstep_hashing_setup() {
+    switch setup {
     case lockstep_hashing_opted_out:
       return "\(optOut)=1 is set, so \(consequence) Unset it to make hashing deterministic."
     case lockstep_hashing_not_main_executable:

@@ -37,7 +37,7 @@ struct SearchCompletenessTests {
     }
     #expect(result.offPlanSchedules == 0)
     #expect(result.isComplete)
-    #expect(result.hashingIsDeterministic)
+    #expect(result.hashingIsDeterministic == HashingDeterminism.inProcess)
     #expect("\(result)".contains("all of them"), "\(result)")
   }
 

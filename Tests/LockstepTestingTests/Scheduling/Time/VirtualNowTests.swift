@@ -8,21 +8,41 @@ private func wakeTimes(_ trace: SchedulerTrace) -> [Duration] {
   trace.steps.filter(\.wokeFromSleep).map(\.time)
 }
 
-/// Code that reads `ContinuousClock.now`, `SuspendingClock.now` and `Date()` itself, with no clock
-/// injected, inside deterministic runs. The sleeps are the subject: they run in virtual time.
 @Suite(.timeLimit(.minutes(1)))
-struct VirtualNowTests {
-  @Test func virtualNowIsInEffectOnLinux() {
-    #if os(Linux)
-      #expect(VirtualNow.isAvailable, "\(VirtualNow.unavailableReason ?? "")")
-    #else
+struct VirtualNowAvailabilityTests {
+  @Test func virtualNowIsInEffectOnLinuxUnlessTurnedOff() {
+    if ProcessInfo.processInfo.environment[VirtualNowSupport.variable] == "1" {
       #expect(!VirtualNow.isAvailable)
-      #expect(VirtualNow.unavailableReason != nil)
-    #endif
+      #expect(VirtualNow.unavailableReason == "LOCKSTEP_REAL_NOW=1 is set")
+    } else {
+      #if os(Linux)
+        #expect(VirtualNow.isAvailable, "\(VirtualNow.unavailableReason ?? "")")
+      #else
+        #expect(!VirtualNow.isAvailable)
+        #expect(VirtualNow.unavailableReason != nil)
+      #endif
+    }
   }
 
+  @Test func aRunWithoutVirtualNowSaysSoInItsTraceAndReports() async throws {
+    let deadlock = await VirtualNow.$forcedOff.withValue(true) {
+      await #expect(throws: DeterministicDeadlock.self) {
+        try await withDeterministicScheduling {
+          await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }
+        }
+      }
+    }
+    let report = try #require(deadlock)
+    #expect(!report.trace.readsVirtualNow)
+    #expect("\(report)".contains("Now read the real clocks in this run"), "\(report)")
+  }
+}
+
+/// Code that reads `ContinuousClock.now`, `SuspendingClock.now` and `Date()` itself, with no clock
+/// injected, inside deterministic runs. The sleeps are the subject: they run in virtual time.
+@Suite(.timeLimit(.minutes(1)), .enabled(if: VirtualNow.isAvailable))
+struct VirtualNowTests {
   @Test func aDebounceThatReSleepsUntilItsContinuousClockDeadlineRunsInVirtualTime() async throws {
-    try #require(VirtualNow.isAvailable)
     var fired: [Duration] = []
     let outcome = try await runDeterministically {
       let start = ContinuousClock.now
@@ -46,7 +66,6 @@ struct VirtualNowTests {
   }
 
   @Test func aTimerThatAddsItsIntervalToItsLastDeadlineTicksExactly() async throws {
-    try #require(VirtualNow.isAvailable)
     var ticks: [Duration] = []
     try await withDeterministicScheduling {
       let start = SuspendingClock.now
@@ -61,7 +80,6 @@ struct VirtualNowTests {
   }
 
   @Test func dateDifferenceAcrossATenMinuteSleepIsExactlySixHundredSeconds() async throws {
-    try #require(VirtualNow.isAvailable)
     var elapsed: TimeInterval?
     var started: Date?
     try await withDeterministicScheduling {
@@ -75,7 +93,6 @@ struct VirtualNowTests {
   }
 
   @Test func suspendingClockDifferenceAcrossASleepIsExact() async throws {
-    try #require(VirtualNow.isAvailable)
     var elapsed: Duration?
     try await withDeterministicScheduling {
       let before = SuspendingClock.now
@@ -86,7 +103,6 @@ struct VirtualNowTests {
   }
 
   @Test func everyDurationIsExactDownToANanosecond() async throws {
-    try #require(VirtualNow.isAvailable)
     let durations: [Duration] = [
       .nanoseconds(1), .microseconds(1.5), .milliseconds(80), .seconds(2.08), .milliseconds(333),
       .nanoseconds(999), .microseconds(37), .seconds(1) + .nanoseconds(1),
@@ -106,7 +122,6 @@ struct VirtualNowTests {
   }
 
   @Test func theStartDateIsSettablePerRun() async throws {
-    try #require(VirtualNow.isAvailable)
     let chosen = Date(timeIntervalSince1970: 1_767_225_600)
     var seen: [Date] = []
     try await VirtualNow.$startDate.withValue(chosen) {
@@ -121,7 +136,6 @@ struct VirtualNowTests {
   }
 
   @Test func twoRunsBackToBackEachStartAtTheirOwnStartInstant() async throws {
-    try #require(VirtualNow.isAvailable)
     var dates: [Date] = []
     var spans: [Duration] = []
     for _ in 0..<2 {
@@ -139,7 +153,6 @@ struct VirtualNowTests {
   }
 
   @Test func otherThreadsReadRealTimeWhileARunSleepsAnHour() async throws {
-    try #require(VirtualNow.isAvailable)
     // A thread that reads the clocks whenever the run asks, before and after an hour of sleep.
     let readings = Locked<[(ContinuousClock.Instant, Date)]>([])
     let ask = DispatchSemaphore(value: 0)
@@ -171,7 +184,6 @@ struct VirtualNowTests {
   }
 
   @Test func lockstepsOwnBoundsStayRealInsideARun() async throws {
-    try #require(VirtualNow.isAvailable)
     var inside: ContinuousClock.Instant?
     var real: ContinuousClock.Instant?
     try await withDeterministicScheduling {
@@ -186,7 +198,6 @@ struct VirtualNowTests {
   }
 
   @Test func aDispatchDeadlineComputedInsideARunDoesNotFireAtOnce() async throws {
-    try #require(VirtualNow.isAvailable)
     var deadline: DispatchTime?
     try await withDeterministicScheduling {
       try await Task.sleep(for: .seconds(5))
