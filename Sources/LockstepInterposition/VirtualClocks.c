@@ -16,10 +16,32 @@
 
 #include "LockstepInterposition.h"
 
+static int virtual_now_state = -1;
+static int clock_overrides_used = 0;
+
+int lockstep_virtual_now_state(void) { return __atomic_load_n(&virtual_now_state, __ATOMIC_ACQUIRE); }
+
+void lockstep_set_virtual_now_state(int state) {
+  __atomic_store_n(&virtual_now_state, state, __ATOMIC_RELEASE);
+}
+
+bool lockstep_clock_overrides_used(void) {
+  return __atomic_load_n(&clock_overrides_used, __ATOMIC_ACQUIRE) != 0;
+}
+
+void lockstep_note_clock_override(void) {
+  __atomic_store_n(&clock_overrides_used, 1, __ATOMIC_RELEASE);
+}
+
 #if defined(__linux__)
 
 /// The clocks the calling thread reads; `NULL` for the real ones. Set only around a run's job.
-static __thread lockstep_virtual_clocks *current_clocks;
+/// Initial-exec: a direct thread-pointer access on every read, no `__tls_get_addr` call (the
+/// object is part of the test executable, or of a library loaded with it).
+static __thread lockstep_virtual_clocks *current_clocks __attribute__((tls_model("initial-exec")));
+
+/// A base not read yet: the clock's first read in the run reads the real clock.
+#define LOCKSTEP_BASE_UNREAD (INT64_MIN + 1)
 
 typedef int (*clock_gettime_function)(clockid_t, struct timespec *);
 typedef int (*gettimeofday_function)(struct timeval *, void *);
@@ -46,11 +68,23 @@ static int real_clock_gettime(clockid_t clock, struct timespec *time) {
   return (int)syscall(SYS_clock_gettime, clock, time);
 }
 
+static int64_t real_nanoseconds(clockid_t clock) {
+  struct timespec now;
+  if (real_clock_gettime(clock, &now) != 0) return -1;
+  return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+}
+
 /// The virtual reading of `clock` in nanoseconds, or -1 when the calling thread reads it for real.
 static int64_t virtual_nanoseconds(clockid_t clock) {
   lockstep_virtual_clocks *clocks = current_clocks;
   if (__builtin_expect(clocks == NULL, 1)) return -1;
   if (clock < 0 || clock >= LOCKSTEP_CLOCK_COUNT || clocks->base[clock] == INT64_MIN) return -1;
+  if (__builtin_expect(clocks->base[clock] == LOCKSTEP_BASE_UNREAD, 0)) {
+    // A monotonic clock starts where the real one stands when the run first reads it.
+    int64_t now = real_nanoseconds(clock);
+    if (now < 0) return -1;
+    clocks->base[clock] = now - clocks->elapsed;
+  }
   return clocks->base[clock] + clocks->elapsed;
 }
 
@@ -96,14 +130,11 @@ time_t time(time_t *result) {
 
 bool lockstep_clocks_interposable(void) { return true; }
 
-int64_t lockstep_real_clock_nanoseconds(int clock) {
-  struct timespec now;
-  if (real_clock_gettime((clockid_t)clock, &now) != 0) return -1;
-  return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
-}
+int64_t lockstep_real_clock_nanoseconds(int clock) { return real_nanoseconds((clockid_t)clock); }
 
 void lockstep_virtual_clocks_start(lockstep_virtual_clocks *clocks, int64_t wall_start) {
   for (int clock = 0; clock < LOCKSTEP_CLOCK_COUNT; clock++) clocks->base[clock] = INT64_MIN;
+  // Read on first use: most runs read one clock or none, and a run costs microseconds.
   static const int monotonic[] = {
     CLOCK_MONOTONIC, CLOCK_MONOTONIC_RAW, CLOCK_MONOTONIC_COARSE, CLOCK_BOOTTIME,
 #if defined(CLOCK_BOOTTIME_ALARM)
@@ -111,8 +142,7 @@ void lockstep_virtual_clocks_start(lockstep_virtual_clocks *clocks, int64_t wall
 #endif
   };
   for (unsigned index = 0; index < sizeof monotonic / sizeof *monotonic; index++) {
-    int64_t now = lockstep_real_clock_nanoseconds(monotonic[index]);
-    if (now >= 0) clocks->base[monotonic[index]] = now;
+    clocks->base[monotonic[index]] = LOCKSTEP_BASE_UNREAD;
   }
   static const int wall[] = {
     CLOCK_REALTIME, CLOCK_REALTIME_COARSE,
@@ -124,13 +154,16 @@ void lockstep_virtual_clocks_start(lockstep_virtual_clocks *clocks, int64_t wall
     clocks->base[wall[index]] = wall_start;
   }
 #if defined(CLOCK_TAI)
-  // TAI keeps its real distance from the wall clock (the leap seconds).
-  int64_t tai = lockstep_real_clock_nanoseconds(CLOCK_TAI);
-  int64_t realtime = lockstep_real_clock_nanoseconds(CLOCK_REALTIME);
-  if (tai >= 0 && realtime >= 0) {
-    int64_t leap = (tai - realtime + 500000000) / 1000000000 * 1000000000;
-    clocks->base[CLOCK_TAI] = wall_start + leap;
+  // TAI keeps its real distance from the wall clock (the leap seconds), read once a process.
+  static int64_t leap = INT64_MIN;
+  int64_t known = __atomic_load_n(&leap, __ATOMIC_RELAXED);
+  if (known == INT64_MIN) {
+    int64_t tai = real_nanoseconds(CLOCK_TAI);
+    int64_t realtime = real_nanoseconds(CLOCK_REALTIME);
+    known = tai >= 0 && realtime >= 0 ? (tai - realtime + 500000000) / 1000000000 * 1000000000 : 0;
+    __atomic_store_n(&leap, known, __ATOMIC_RELAXED);
   }
+  clocks->base[CLOCK_TAI] = wall_start + known;
 #endif
   clocks->elapsed = 0;
 }

@@ -1,4 +1,5 @@
 public import Foundation
+import LockstepInterposition
 
 /// What time it is inside a deterministic run: on Linux, `ContinuousClock.now`,
 /// `SuspendingClock.now`, `Date()` and `DispatchTime.now()` read the run's virtual time while its
@@ -12,8 +13,9 @@ public import Foundation
 /// }
 /// ```
 ///
-/// The wall clock starts at ``startDate`` (2000-01-01 00:00:00 UTC unless you set it); the
-/// monotonic clocks start where the real ones stood when the run began. See *What time it is*
+/// The wall clock starts at ``defaultStartDate`` (2000-01-01 00:00:00 UTC; `withStartDate(_:_:)` sets
+/// another); the
+/// monotonic clocks start where the real ones stand when the run first reads them. See *What time it is*
 /// in the documentation for where this is not available and what happens instead.
 public enum VirtualNow {
   /// Whether runs in this process read virtual now.
@@ -27,23 +29,63 @@ public enum VirtualNow {
   public static var unavailableReason: String? { VirtualNowSupport.unavailableReason }
 
   /// The instant a run's `Date()` starts at by default: 2000-01-01 00:00:00 UTC.
-  public static let defaultStartDate = Date(timeIntervalSince1970: 946_684_800)
+  public static var defaultStartDate: Date { Date(timeIntervalSince1970: defaultStart) }
 
-  /// The instant `Date()` reads when a run starts, for the runs started in this scope.
+  /// Runs `body` with `Date()` starting at `date` in the runs started inside it.
   ///
   /// ```swift
-  /// try await VirtualNow.$startDate.withValue(Date(timeIntervalSince1970: 1_767_225_600)) {
+  /// try await VirtualNow.withStartDate(Date(timeIntervalSince1970: 1_767_225_600)) {
   ///   try await withDeterministicScheduling { await model.refreshIfStale() }
   /// }
   /// ```
-  @TaskLocal public static var startDate: Date = defaultStartDate
+  nonisolated(nonsending) public static func withStartDate<T>(
+    _ date: Date, _ body: nonisolated(nonsending) () async throws -> T
+  ) async rethrows -> T {
+    lockstep_note_clock_override()
+    return try await $startDate.withValue(date) { try await body() }
+  }
+
+  /// Runs `body` with `Date()` starting at `date` in the runs started inside it (for the blocking
+  /// form of the runs).
+  public static func withStartDate<T>(_ date: Date, _ body: () throws -> T) rethrows -> T {
+    lockstep_note_clock_override()
+    return try $startDate.withValue(date) { try body() }
+  }
+
+  /// ``defaultStartDate`` in seconds since 1970.
+  static let defaultStart: TimeInterval = 946_684_800
+
+  @TaskLocal private static var startDate: Date?
 
   /// Turns virtual now off for the runs started in a task, in Lockstep's own tests of the
   /// fallback.
-  @TaskLocal static var forcedOff = false
+  @TaskLocal private static var forcedOff = false
+
+  /// Runs `body` with runs that read the real clocks, as where virtual now is not available.
+  nonisolated(nonsending) static func withRealClocks<T>(
+    _ body: nonisolated(nonsending) () async throws -> T
+  ) async rethrows -> T {
+    lockstep_note_clock_override()
+    return try await $forcedOff.withValue(true) { try await body() }
+  }
 
   /// Whether a run started now reads virtual now.
-  static var isInEffect: Bool { !forcedOff && isAvailable }
+  static var isInEffect: Bool {
+    var state = lockstep_virtual_now_state()
+    if state < 0 {
+      state = VirtualNowSupport.unavailableReason == nil ? 1 : 0
+      lockstep_set_virtual_now_state(state)
+    }
+    return state == 1 && !(lockstep_clock_overrides_used() && forcedOff)
+  }
+
+  /// Where a run started now starts its wall clock, in nanoseconds since 1970.
+  static var startForRun: Int64 {
+    guard lockstep_clock_overrides_used(), let date = startDate else {
+      return Int64(defaultStart) * 1_000_000_000
+    }
+    return RunClocks.nanosecondsSince1970(date)
+  }
 
   /// What a report says of a run that read the real clocks.
   static var realClocksNote: String {

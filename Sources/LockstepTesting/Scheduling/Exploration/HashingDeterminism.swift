@@ -66,6 +66,10 @@ enum HashingDeterminism {
   /// Warns once per process, at the first seeded run or exploration, when hashing is not
   /// deterministic: a passing run says nothing else.
   static func warnOnceIfNotDeterministic(at site: CallSite) {
+    #if os(Linux)
+      // Asked on every seeded run: the runtime's flag, without a lazy global's once-check.
+      if lockstep_hashing_is_deterministic() { return }
+    #endif
     guard !isDeterministic, assumed == nil else { return }
     let first = warned.withLock { warned in
       defer { warned = true }

@@ -43,7 +43,7 @@ final class DeterministicRun: @unchecked Sendable {
     self.timeout = timeout
     self.gracePeriod = gracePeriod
     self.stepLimit = stepLimit
-    clocks = virtualNow ? RunClocks(startDate: VirtualNow.startDate) : nil
+    clocks = virtualNow ? RunClocks(wallStart: VirtualNow.startForRun) : nil
     state = Locked(RunState(order: order, cancelAtWait: cancelAtWait, readsVirtualNow: virtualNow))
   }
 
@@ -187,7 +187,8 @@ final class DeterministicRun: @unchecked Sendable {
     }
   }
 
-  /// Reads the real clock between jobs (``RealTime``), for the run's bounds.
+  /// Reads the clock between jobs, for the run's bounds: there this thread reads real time (the
+  /// run's clocks are set only around each job).
   private func runJobs(budget: ContinuousClock.Instant?) -> Stop {
     let deadline = progress.deadline
     while true {
@@ -198,7 +199,7 @@ final class DeterministicRun: @unchecked Sendable {
       case .run(let job):
         runningTaskID = job.taskID
         runningNameChecked = !needsName
-        jobStart = RealTime.now
+        jobStart = ContinuousClock.now
         if let clocks {
           clocks.reading(at: now) { RuntimeHooks.run(job) }
         } else {
@@ -211,7 +212,7 @@ final class DeterministicRun: @unchecked Sendable {
         progress.jobsSinceCheck += 1
         if progress.jobsSinceCheck >= 4096 {
           progress.jobsSinceCheck = 0
-          if RealTime.now >= deadline { return .timedOut }
+          if ContinuousClock.now >= deadline { return .timedOut }
         }
       case .fire(let action):
         action()

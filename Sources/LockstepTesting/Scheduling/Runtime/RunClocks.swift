@@ -7,11 +7,11 @@ import LockstepInterposition
 struct RunClocks {
   private let storage: UnsafeMutablePointer<lockstep_virtual_clocks>
 
-  /// Clocks whose wall clock starts at `startDate`, and whose monotonic clocks start where the
-  /// real ones read now.
-  init(startDate: Date) {
+  /// Clocks whose wall clock starts at `wallStart` nanoseconds after 1970, and whose monotonic clocks start where the
+  /// real ones stand when the run first reads them.
+  init(wallStart: Int64) {
     storage = .allocate(capacity: 1)
-    lockstep_virtual_clocks_start(storage, Self.nanosecondsSince1970(startDate))
+    lockstep_virtual_clocks_start(storage, wallStart)
   }
 
   /// Gives the memory back; the run calls it once, when it is deallocated.
@@ -27,7 +27,7 @@ struct RunClocks {
     lockstep_virtual_clocks_enter(previous)
   }
 
-  private static func nanosecondsSince1970(_ date: Date) -> Int64 {
+  static func nanosecondsSince1970(_ date: Date) -> Int64 {
     let seconds = date.timeIntervalSince1970.rounded(.down)
     let nanoseconds = ((date.timeIntervalSince1970 - seconds) * 1e9).rounded()
     return Int64(seconds) * 1_000_000_000 + Int64(nanoseconds)
@@ -70,7 +70,7 @@ enum VirtualNowSupport {
 
   /// Reads each clock at two virtual instants and checks that they read exactly those.
   private static func probe() -> Bool {
-    let clocks = RunClocks(startDate: VirtualNow.defaultStartDate)
+    let clocks = RunClocks(wallStart: Int64(VirtualNow.defaultStart) * 1_000_000_000)
     defer { clocks.free() }
     let step: Int64 = 1_000_000_007
     var first: (ContinuousClock.Instant, SuspendingClock.Instant, Date)?

@@ -44,11 +44,12 @@ struct HashingDeterminismTests {
     try #require(HashingDeterminism.inProcess)
     // Each new table of the same elements iterates in one order: no per-process seed, and no
     // per-storage seed either (a table's seed is otherwise taken from its address).
-    let orders = Set((0..<50).map { _ in
-      var set = Set<Int>(minimumCapacity: 64)
-      for value in 0..<40 { set.insert(value) }
-      return Array(set)
-    })
+    let orders = Set(
+      (0..<50).map { _ in
+        var set = Set<Int>(minimumCapacity: 64)
+        for value in 0..<40 { set.insert(value) }
+        return Array(set)
+      })
     #expect(orders.count == 1)
   }
 

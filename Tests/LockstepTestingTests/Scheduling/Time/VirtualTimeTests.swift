@@ -27,7 +27,7 @@ private func mixedDurations(
 /// Runs `body` in runs that read virtual now, or with the fallback forced (`virtualNow` false):
 /// runs that read the real clocks and recover each sleep's duration from them.
 private func inMode<T>(virtualNow: Bool, _ body: () async throws -> T) async rethrows -> T {
-  try await VirtualNow.$forcedOff.withValue(!virtualNow) { try await body() }
+  virtualNow ? try await body() : try await VirtualNow.withRealClocks { try await body() }
 }
 
 /// Both modes where this platform has virtual now; the fallback alone elsewhere.
@@ -192,7 +192,7 @@ struct VirtualTimeTests {
 final class VirtualTimeXCTests: XCTestCase {
   func testARealClockDeadlineStopsTheRunWithoutVirtualNow() async {
     do {
-      try await VirtualNow.$forcedOff.withValue(true) {
+      try await VirtualNow.withRealClocks {
         try await withDeterministicScheduling {
           let deadline = SuspendingClock.now + .milliseconds(80)
           while SuspendingClock.now < deadline {
