@@ -27,12 +27,16 @@ let package = Package(
   ],
   targets: [
     .target(name: "Lockstep", swiftSettings: strict),
-    .target(name: "LockstepTesting", dependencies: ["Lockstep"], swiftSettings: strict),
+    // Linux: the clock reads a deterministic run makes virtual, and deterministic hashing.
+    .target(name: "LockstepInterposition"),
+    .target(
+      name: "LockstepTesting", dependencies: ["Lockstep", "LockstepInterposition"], swiftSettings: strict),
     .target(name: "LockstepExamples", dependencies: ["Lockstep"], swiftSettings: strict),
     .executableTarget(
       name: "lockstep-demo", dependencies: ["LockstepTesting", "LockstepExamples"], swiftSettings: strict),
     .executableTarget(
-      name: "lockstep-bench", dependencies: ["LockstepTesting", "LockstepExamples"], swiftSettings: strict),
+      name: "lockstep-bench", dependencies: ["LockstepTesting", "LockstepExamples", "LockstepInterposition"],
+      swiftSettings: strict),
     .testTarget(name: "LockstepTests", dependencies: ["Lockstep", "LockstepTesting"], swiftSettings: strict),
     .testTarget(name: "LockstepTestingTests", dependencies: ["LockstepTesting"], swiftSettings: strict),
     .testTarget(

@@ -3,12 +3,14 @@
 # that does not follow its token says so. It runs DeterminismScriptTests (skipped in a normal
 # `swift test`) in many processes on a workload that resumes continuations in dictionary order:
 #
-#  1. with SWIFT_DETERMINISTIC_HASHING=1: in each process, seed 7 runs RUNS times; every timeline
-#     of every process must be byte-identical; each process explores and prints a failing token
-#     (all the same), and replays it RUNS times: every replay must reproduce it;
-#  2. without it: each process replays the token of step 1 RUNS times; every replay that runs
-#     another schedule must report that it diverged (none silent), and none may report a
-#     divergence that did not happen. For comparison, seed 7's timelines are counted there too.
+#  1. as a user runs it, with no variable set (on Linux, LockstepTesting makes hashing
+#     deterministic before main): in each process, seed 7 runs RUNS times; every timeline of every
+#     process must be byte-identical; each process explores and prints a failing token (all the
+#     same), and replays it RUNS times: every replay must reproduce it;
+#  2. with LOCKSTEP_RANDOM_HASHING=1 (per-process hash seeds): each process replays the token of
+#     step 1 RUNS times; every replay that runs another schedule must report that it diverged
+#     (none silent), and none may report a divergence that did not happen. For comparison, seed
+#     7's timelines are counted there too.
 #
 #   scripts/determinism.sh            # 10 processes x 100 runs each, per step
 #   scripts/determinism.sh 20 500     # 20 processes x 500 runs
@@ -50,8 +52,10 @@ sum() {
 
 status=0
 
-echo "== 1. SWIFT_DETERMINISTIC_HASHING=1: $processes processes x $runs runs of seed 7"
-for p in $(seq "$processes"); do run "$out/on/$p" SWIFT_DETERMINISTIC_HASHING=1; done
+echo "== 1. no variable set: $processes processes x $runs runs of seed 7"
+for p in $(seq "$processes"); do
+  run "$out/on/$p" -u SWIFT_DETERMINISTIC_HASHING -u LOCKSTEP_RANDOM_HASHING
+done
 timelines=$(cat "$out"/on/*/seed-*.txt | wc -c)
 files=$(ls "$out"/on/*/seed-*.txt | wc -l)
 distinct=$(sha256sum "$out"/on/*/seed-*.txt | cut -d' ' -f1 | sort -u | wc -l)
@@ -65,15 +69,17 @@ tally=$(sum "$out"/on/*/replays.txt)
 echo "   $((processes * runs)) replays in the processes that found it: $tally"
 case $tally in "$((processes * runs)) reproduced"*) ;; *) status=1 ;; esac
 
-echo "== 2. hashing not deterministic: $processes processes x $runs replays of $token"
+echo "== 2. LOCKSTEP_RANDOM_HASHING=1: $processes processes x $runs replays of $token"
 for p in $(seq "$processes"); do
-  run "$out/off/$p" -u SWIFT_DETERMINISTIC_HASHING LOCKSTEP_DETERMINISM_TOKEN="$token" \
-    LOCKSTEP_DETERMINISM_REFERENCE="$out/on/1/failure.txt"
+  run "$out/off/$p" -u SWIFT_DETERMINISTIC_HASHING LOCKSTEP_RANDOM_HASHING=1 \
+    LOCKSTEP_DETERMINISM_TOKEN="$token" LOCKSTEP_DETERMINISM_REFERENCE="$out/on/1/failure.txt"
 done
 tally=$(sum "$out"/off/*/replays.txt)
 echo "   $((processes * runs)) replays: $tally"
 case $tally in *" 0 silent, 0 false alarms") ;; *) status=1 ;; esac
-for p in $(seq "$processes"); do run "$out/offseed/$p" -u SWIFT_DETERMINISTIC_HASHING; done
+for p in $(seq "$processes"); do
+  run "$out/offseed/$p" -u SWIFT_DETERMINISTIC_HASHING LOCKSTEP_RANDOM_HASHING=1
+done
 distinct=$(sha256sum "$out"/offseed/*/seed-*.txt | cut -d' ' -f1 | sort -u | wc -l)
 echo "   for comparison, seed 7 without it: $distinct distinct timelines in $((processes * runs)) runs"
 

@@ -22,6 +22,7 @@ let cases: [BenchmarkCase] = onlySelected([
   sleepersClockCase(quick: quick),
   autoAdvancingClockCase(quick: quick),
   runCostCase(quick: quick),
+  clockReadCase(quick: quick),
   schedulerCase(quick: quick),
   testQueueCase(quick: quick),
   explorationCase(quick: quick),

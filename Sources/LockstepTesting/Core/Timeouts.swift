@@ -29,7 +29,8 @@ enum Timeouts {
       nanoseconds.overflow || nanoseconds.partialValue > Int64(Int.max)
       ? .never
       : .nanoseconds(Int(nanoseconds.partialValue + timeout.components.attoseconds / 1_000_000_000))
-    DispatchQueue.global().asyncAfter(deadline: .now() + delay, execute: item)
+    // Real time, also when called by a job of a run that reads virtual now.
+    DispatchQueue.global().asyncAfter(deadline: RealTime.reading { .now() } + delay, execute: item)
     return DispatchTimer(item: item)
   }
 }

@@ -60,6 +60,7 @@ public struct DeterministicDeadlock: Error, CustomStringConvertible, Sendable {
     var text =
       "Deadlock in the deterministic run started at \(site): the body has not finished, no job is "
       + "ready and no task sleeps (virtual time \(virtualTime.lockstepText), \(trace.steps.count) jobs run)."
+      + (trace.readsVirtualNow ? "" : " \(VirtualNow.realClocksNote)")
     if tasks.isEmpty {
       text += " No task of the run is known."
     } else {

@@ -68,6 +68,10 @@ public struct SchedulerTrace: Sendable, Equatable, CustomStringConvertible {
   /// print(outcome.trace.taskNames[2] ?? "unnamed")   // "load profile"
   /// ```
   public internal(set) var taskNames: [Int: String] = [:]
+  /// Whether the run's jobs read virtual time from `ContinuousClock.now`, `SuspendingClock.now`
+  /// and `Date()` (``VirtualNow``); when `false`, they read the real clocks and each sleep's
+  /// duration was recovered from real-clock readings.
+  public internal(set) var readsVirtualNow = false
 
   /// What Lockstep learned during the run about what each task did: waits at its primitives,
   /// sleeps, notes, injected cancellations, finished tasks. Read it through ``timeline``.

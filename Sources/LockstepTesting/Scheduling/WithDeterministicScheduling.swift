@@ -147,6 +147,7 @@ nonisolated(nonsending) private func runDeterministically(
 ) async throws -> SchedulerTrace {
   try await RunLifecycle.lending(body) { body in
     try await RunLifecycle.exclusively {
+      if seed != nil { HashingDeterminism.warnOnceIfNotDeterministic(at: site) }
       let run = DeterministicRun(
         order: seed.map { .seeded($0) } ?? .fifo, timeout: timeout, gracePeriod: gracePeriod,
         site: site)
@@ -203,6 +204,7 @@ private func runDeterministicallyBlocking(
 ) throws -> SchedulerTrace {
   try RunLifecycle.lendingBlocking(body) { body in
     try RunLifecycle.exclusivelyBlocking {
+      if seed != nil { HashingDeterminism.warnOnceIfNotDeterministic(at: site) }
       let run = DeterministicRun(
         order: seed.map { .seeded($0) } ?? .fifo, timeout: timeout, gracePeriod: gracePeriod,
         site: site)

@@ -72,7 +72,7 @@ extension TestClock {
     _ advance: UInt64, runs: Bool, caller: String, timeout: Duration, site: CallSite
   ) async -> AdvanceCounts {
     let state = self.state
-    let limit = ContinuousClock.now.advanced(by: timeout)
+    let limit = RealTime.now.advanced(by: timeout)
     var waiting = !Task.isCancelled
     var work = 0
     while let event = state.withLock({ $0.takeNextEvent(for: advance, chained: waiting) }) {
@@ -95,7 +95,7 @@ extension TestClock {
       case .work(let item):
         item.body()
         work += 1
-        if work % 4096 == 0, ContinuousClock.now >= limit {
+        if work % 4096 == 0, RealTime.now >= limit {
           reportIssue(
             "\(caller) gave up after \(timeout.lockstepText) of real time: work due now keeps scheduling more "
               + "work due now (an endless loop?). \(self)",
@@ -104,7 +104,7 @@ extension TestClock {
           return AdvanceCounts(sleepers: sleepers, work: items)
         }
       }
-      if runs, ContinuousClock.now >= limit, state.withLock({ $0.nextEventDeadline() }) != nil {
+      if runs, RealTime.now >= limit, state.withLock({ $0.nextEventDeadline() }) != nil {
         reportIssue(
           "\(caller) gave up after \(timeout.lockstepText) of real time with sleepers or work left (does the "
             + "code under test sleep or reschedule in an endless loop? advance(to:) a bounded time "

@@ -106,8 +106,10 @@ private nonisolated(nonsending) func pollUntil(
   _ description: String, timeout: Duration, site: CallSite,
   _ check: nonisolated(nonsending) () async throws -> Bool
 ) async throws {
+  // Inside a run that reads virtual now, the clock and so the bound are virtual time.
   let clock = ContinuousClock()
-  let deadline = clock.now.advanced(by: FailureBoundScale.scaled(timeout))
+  let virtual = CurrentRun.readsVirtualNow
+  let deadline = clock.now.advanced(by: virtual ? timeout : FailureBoundScale.scaled(timeout))
   var checks = 0
   var pause = Duration.microseconds(20)
   while true {
@@ -117,7 +119,8 @@ private nonisolated(nonsending) func pollUntil(
     if clock.now >= deadline {
       throw WaitTimeoutError(
         awaited: "\"\(description)\"", timeout: timeout, site: site,
-        pending: ["the condition was still false after \(checks) checks"], isVirtualTime: false,
+        pending: ["the condition was still false after \(checks) checks"],
+        isVirtualTime: virtual,
         scale: FailureBoundScale.current)
     }
     if checks < 200 {

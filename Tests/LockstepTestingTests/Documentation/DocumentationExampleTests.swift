@@ -4,6 +4,7 @@
 //
 // The app code of each article (a model and its protocol) is repeated here in a minimal form.
 
+import Foundation
 import LockstepTesting
 import Testing
 
@@ -602,6 +603,45 @@ struct WhichWorkRunsNextExamples {
     try await Task.sleep(for: .milliseconds(100))  // allowed: virtual time, no real wait
     #expect(backend.requests.values == ["swift"])
     #expect(search.results == ["swift result"])
+  }
+
+  // The README's and the article's examples of code that reads the time itself (virtual now,
+  // Linux). Sleeps are the subject: virtual time.
+  @Test(.deterministic(), .enabled(if: VirtualNow.isAvailable))
+  func entriesExpireAfterTenMinutes() async throws {
+    let cache = TokenCache(lifetime: .seconds(600))  // reads Date() itself: nothing injected
+    cache.store("abc")
+    try await Task.sleep(for: .seconds(599))
+    #expect(cache.token == "abc")
+    try await Task.sleep(for: .seconds(1))
+    #expect(cache.token == nil)  // 600 s later, to the nanosecond
+  }
+
+  @Test(.enabled(if: VirtualNow.isAvailable))
+  func aDebounceThatComputesItsDeadlineFromTheRealClock() async throws {
+    try await withDeterministicScheduling {
+      let start = ContinuousClock.now
+      let deadline = start + .milliseconds(80)
+      while ContinuousClock.now < deadline {
+        try await Task.sleep(until: deadline, clock: .continuous)
+      }
+      #expect(start.duration(to: .now) == .milliseconds(80))  // exactly
+    }
+  }
+}
+
+/// A token that expires `lifetime` after it was stored, by the wall clock.
+private final class TokenCache: @unchecked Sendable {
+  private let lifetime: TimeInterval
+  private var stored: (token: String, at: Date)?
+
+  init(lifetime: Duration) { self.lifetime = Double(lifetime.components.seconds) }
+
+  func store(_ token: String) { stored = (token, Date()) }
+
+  var token: String? {
+    guard let stored, Date().timeIntervalSince(stored.at) < lifetime else { return nil }
+    return stored.token
   }
 }
 

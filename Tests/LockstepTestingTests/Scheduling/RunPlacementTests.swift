@@ -75,9 +75,11 @@ struct RunHandOffTests {
     // Yields until well past the inline budget, noting for every job whether the drain thread
     // runs it.
     let outcome = try await runDeterministically {
-      let start = ContinuousClock.now
+      // Lockstep's real clock: inside the run, ContinuousClock.now reads virtual time, which
+      // yields do not move.
+      let start = RealTime.now
       var jobs = 0
-      while ContinuousClock.now - start < .milliseconds(20) {  // allowed: real time is the subject
+      while RealTime.now - start < .milliseconds(20) {  // allowed: real time is the subject
         threads.withLock { $0.append(onTheDrainThread()) }
         await Task.yield()  // allowed: one job a turn
         jobs += 1

@@ -15,7 +15,7 @@ struct ExplorationClock {
   /// Replaces the real clock in a task: the time since some fixed origin.
   @TaskLocal static var reading: (@Sendable () -> Duration)?
 
-  private static let origin = ContinuousClock.now
+  private static let origin = RealTime.now
 
-  private static func now() -> Duration { reading?() ?? origin.duration(to: .now) }
+  private static func now() -> Duration { reading?() ?? origin.duration(to: RealTime.now) }
 }

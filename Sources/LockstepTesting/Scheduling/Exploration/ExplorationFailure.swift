@@ -94,6 +94,8 @@ public struct ExplorationFailure: Sendable, Equatable, CustomStringConvertible {
   let replay: Replay
   /// Whether hashing was deterministic in the process that found it.
   let hashingIsDeterministic: Bool
+  /// Whether the failing schedule's run read virtual now (``VirtualNow``).
+  let readsVirtualNow: Bool
   /// The strategy as the report names it (``ExplorationSetup/title``).
   let title: String
   /// The tokens the exploration pinned, as written.
@@ -148,8 +150,10 @@ public struct ExplorationFailure: Sendable, Equatable, CustomStringConvertible {
     strategy: String, schedule: Int, token: ReplayToken, failures: [String], timeline: Timeline,
     preemptions: Int, contextSwitches: Int, found: (preemptions: Int, contextSwitches: Int),
     replay: Replay, hashingIsDeterministic: Bool, title: String? = nil,
-    shard: ExplorationShard? = nil, pinnedToken: String? = nil, pinned: [String] = []
+    shard: ExplorationShard? = nil, pinnedToken: String? = nil, pinned: [String] = [],
+    readsVirtualNow: Bool = true
   ) {
+    self.readsVirtualNow = readsVirtualNow
     self.title = title ?? strategy
     self.shard = shard
     self.pinnedToken = pinnedToken
@@ -180,6 +184,7 @@ public struct ExplorationFailure: Sendable, Equatable, CustomStringConvertible {
       && lhs.found == rhs.found && lhs.replay == rhs.replay
       && lhs.hashingIsDeterministic == rhs.hashingIsDeterministic && lhs.title == rhs.title
       && lhs.shard == rhs.shard && lhs.pinnedToken == rhs.pinnedToken && lhs.pinned == rhs.pinned
+      && lhs.readsVirtualNow == rhs.readsVirtualNow
   }
 
   /// The line that pins this failure's token, with the tokens pinned already:
@@ -233,6 +238,7 @@ public struct ExplorationFailure: Sendable, Equatable, CustomStringConvertible {
     }
     lines.append("Timeline of the schedule:")
     lines.append(timeline.description)
+    if !readsVirtualNow { lines.append(VirtualNow.realClocksNote) }
     // Once a report: a divergence's likely cause says it already.
     if !hashingIsDeterministic && divergence?.hashingIsDeterministic != false {
       lines.append(HashingDeterminism.note)

@@ -22,7 +22,9 @@ public struct ExplorationResult: Sendable, CustomStringConvertible {
   /// ```
   public let schedulesRun: Int
   /// Whether every schedule the strategy stands for ran: for an exhaustive search, every schedule
-  /// within the preemption bound (then ``schedulesRun`` is how many exist); for random and PCT,
+  /// within the preemption bound, each once (then ``schedulesRun`` is how many exist; a search
+  /// whose schedules did not all run as planned, ``offPlanSchedules``, is not complete); for
+  /// random and PCT,
   /// all requested schedules; for a replay, its one schedule; in a shard (`LOCKSTEP_SHARD`), all
   /// of the shard's part. `false` when a failure stopped the exploration, or a limit or the time
   /// budget cut it short.
@@ -40,6 +42,19 @@ public struct ExplorationResult: Sendable, CustomStringConvertible {
   /// print("\(result.distinctSchedules) of \(result.schedulesRun) schedules were distinct")
   /// ```
   public let distinctSchedules: Int
+  /// For an exhaustive search, how many schedules did not run as the search planned them: they
+  /// repeated a schedule that had already run, or could not follow the planned choices. The body
+  /// took another path for the same choices (it iterates a `Set` or `Dictionary` while hashing is
+  /// not deterministic, or depends on state outside the run), so the search did not cover its
+  /// tree and is not complete. Zero for other strategies.
+  ///
+  /// ```swift
+  /// #expect(result.offPlanSchedules == 0)
+  /// ```
+  public let offPlanSchedules: Int
+  /// Whether Swift's hashing was deterministic in the process (on Linux it is, unless
+  /// `LOCKSTEP_RANDOM_HASHING=1`): when not, the same choices may not run the same schedule.
+  public let hashingIsDeterministic: Bool
   /// The most choice points one schedule had: steps at which two or more jobs were ready, so the
   /// scheduler had to choose. Zero means there was nothing to explore — no two jobs were ever
   /// ready at once. An `await` on an idle actor switches to it inline and is not a choice point;
@@ -127,8 +142,11 @@ public struct ExplorationResult: Sendable, CustomStringConvertible {
     divergence: ReplayDivergence?, injectsCancellation: Bool, isReplay: Bool,
     title: String? = nil, shard: ExplorationShard? = nil, ranOutOfTime: Bool = false,
     timeBudget: Duration? = nil, pinnedPassed: Int = 0, stalePinnedTokens: [String] = [],
-    shapeSchedules: Int = 0
+    shapeSchedules: Int = 0, offPlanSchedules: Int = 0,
+    hashingIsDeterministic: Bool = HashingDeterminism.isDeterministic
   ) {
+    self.offPlanSchedules = offPlanSchedules
+    self.hashingIsDeterministic = hashingIsDeterministic
     self.strategy = strategy
     self.schedulesRun = schedulesRun
     self.isComplete = isComplete
@@ -177,9 +195,13 @@ public struct ExplorationResult: Sendable, CustomStringConvertible {
       let extent =
         isComplete
         ? "all of them"
-        : ranOutOfTime
-          ? "stopped when its time budget of \(timeBudget?.lockstepText ?? "?") ran out"
-          : "stopped before the end"
+        : offPlanSchedules > 0
+          ? "not complete: \(offPlanSchedules) of them did not run as planned (they repeated a "
+            + "schedule already run, or could not follow the planned choices: the body takes "
+            + "another path for the same choices), so the search did not cover its tree"
+          : ranOutOfTime
+            ? "stopped when its time budget of \(timeBudget?.lockstepText ?? "?") ran out"
+            : "stopped before the end"
       text =
         "explore \(title): \(schedulesRun) schedule(s), \(distinctSchedules) distinct, up to "
         + "\(mostChoicePoints) choice point(s) each, \(extent); no failure"
@@ -204,6 +226,9 @@ public struct ExplorationResult: Sendable, CustomStringConvertible {
         + stalePinnedTokens.joined(separator: ", ")
     }
     if let divergence { text += ". This replay did not follow its token's schedule. \(divergence)" }
+    if !hashingIsDeterministic && divergence?.hashingIsDeterministic != false {
+      text += ". \(HashingDeterminism.note)"
+    }
     return text
   }
 }

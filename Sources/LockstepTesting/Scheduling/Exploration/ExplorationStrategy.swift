@@ -199,6 +199,12 @@ extension ExplorationStrategy {
     return false
   }
 
+  /// Whether it enumerates a tree of schedules, each of which should run once.
+  var isExhaustive: Bool {
+    if case .exhaustive = kind { return true }
+    return false
+  }
+
   /// What is wrong with the strategy's parameters, or `nil`: a parameter that cannot work is
   /// reported, never corrected.
   var problem: String? {

@@ -156,6 +156,7 @@ private nonisolated(nonsending) func exploring(
       "explore \(strategy): \(problems.joined(separator: "; ")). Nothing ran.", at: site)
     return .notRun(strategy, cancellation: cancellation)
   }
+  HashingDeterminism.warnOnceIfNotDeterministic(at: site)
   let result: ExplorationResult
   let misuse: String?
   let stale: [String]

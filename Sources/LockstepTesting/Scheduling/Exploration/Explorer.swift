@@ -46,6 +46,9 @@ final class Explorer: @unchecked Sendable {
   private var mostChoicePoints = 0
   /// A hash of each distinct schedule explored (its choices and cancellation point).
   private var distinct: Set<Int> = []
+  /// How many explored schedules did not run as planned: they repeated one in ``distinct``, or
+  /// their picker could not follow its plan.
+  private var offPlan = 0
   /// Where a replay left its token's schedule.
   private var divergence: ReplayDivergence?
   /// The pinned tokens that followed their schedule and passed, and those that no longer follow
@@ -112,7 +115,7 @@ final class Explorer: @unchecked Sendable {
         var hasher = Hasher()
         hasher.combine(outcome.record.choices)
         hasher.combine(outcome.cancelAtWait)
-        distinct.insert(hasher.finalize())
+        if !distinct.insert(hasher.finalize()).inserted || outcome.diverged { offPlan += 1 }
       }
       step = schedules.next(after: outcome.report)
       if case .done(_, let misuse?) = step { self.misuse = misuse }
@@ -186,14 +189,17 @@ final class Explorer: @unchecked Sendable {
   private func result(schedules: Int, complete: Bool, failure: ExplorationFailure?)
     -> ExplorationResult
   {
-    ExplorationResult(
-      strategy: setup.strategy.description, schedulesRun: schedules, isComplete: complete,
+    // An exhaustive search whose schedules did not run as planned did not cover its tree.
+    let repeats = setup.strategy.isExhaustive ? offPlan : 0
+    return ExplorationResult(
+      strategy: setup.strategy.description, schedulesRun: schedules, isComplete: complete && repeats == 0,
       distinctSchedules: distinct.count, mostChoicePoints: mostChoicePoints,
       cancellationPoints: mostWaits, failure: failure, divergence: divergence,
       injectsCancellation: cancellation.enabled, isReplay: setup.strategy.isReplay,
       title: setup.title, shard: setup.shard, ranOutOfTime: ranOutOfTime,
       timeBudget: setup.effective.timeBudget, pinnedPassed: pinnedPassed,
-      stalePinnedTokens: stale.map(\.token), shapeSchedules: shapeSchedules)
+      stalePinnedTokens: stale.map(\.token), shapeSchedules: shapeSchedules,
+      offPlanSchedules: repeats)
   }
 
   private func makeFailure(
@@ -207,7 +213,7 @@ final class Explorer: @unchecked Sendable {
       found: (found.record.preemptions, found.record.contextSwitches), replay: replay,
       hashingIsDeterministic: HashingDeterminism.isDeterministic, title: setup.title,
       shard: setup.shard, pinnedToken: pinned.map { setup.pinned[$0].text },
-      pinned: setup.pinnedTexts)
+      pinned: setup.pinnedTexts, readsVirtualNow: outcome.trace.readsVirtualNow)
   }
 
   /// Runs the body once, in the order the planned schedule's picker chooses; `during` says which

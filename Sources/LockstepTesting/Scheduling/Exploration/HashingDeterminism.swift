@@ -1,16 +1,19 @@
 import Foundation
+import LockstepInterposition
 
 /// Whether Swift's hashing is deterministic in this process, which decides whether code that
 /// iterates a `Set` or a `Dictionary` does so in the same order on every run.
 ///
-/// Swift seeds hashing per process, and each hash table per storage address, unless the
-/// `SWIFT_DETERMINISTIC_HASHING` environment variable is set when the process starts; setting it
-/// later, from inside the process, changes nothing. Lockstep reads the variable as the runtime
-/// does: a value starting with `1`, `y`, `Y`, `t` or `T` turns deterministic hashing on. Keys whose
-/// hash is an address (`ObjectIdentifier`, an object's identity) iterate in a varying order even
-/// then.
+/// On Linux, LockstepTesting makes it deterministic before `main` of a test executable that links
+/// it (the C target's `DeterministicHashing.c` says why that is safe there), unless
+/// `LOCKSTEP_RANDOM_HASHING=1` is set. Elsewhere, Swift seeds hashing per process, and each hash
+/// table per storage address, unless `SWIFT_DETERMINISTIC_HASHING` is set when the process starts.
+/// Keys whose hash is an address (`ObjectIdentifier`, an object's identity) iterate in a varying
+/// order even then.
 enum HashingDeterminism {
   static let variable = "SWIFT_DETERMINISTIC_HASHING"
+  /// The variable that keeps per-process seeds on Linux.
+  static let optOut = "LOCKSTEP_RANDOM_HASHING"
 
   /// The command that turns it on, as the reports print it.
   static let fix = "SWIFT_DETERMINISTIC_HASHING=1 swift test"
@@ -21,8 +24,15 @@ enum HashingDeterminism {
     return "1yYtT".contains(first)
   }
 
-  /// Whether the variable turned deterministic hashing on when this process started.
-  static let inProcess = turnsOn(ProcessInfo.processInfo.environment[variable])
+  /// Whether hashing is deterministic in this process: the runtime's own parameters on Linux, the
+  /// variable elsewhere.
+  static let inProcess: Bool = {
+    #if os(Linux)
+      return lockstep_hashing_is_deterministic()
+    #else
+      return turnsOn(ProcessInfo.processInfo.environment[variable])
+    #endif
+  }()
 
   /// Replaces ``inProcess`` for the reports made in a task, in Lockstep's own tests.
   @TaskLocal static var assumed: Bool?
@@ -31,11 +41,41 @@ enum HashingDeterminism {
   static var isDeterministic: Bool { assumed ?? inProcess }
 
   /// The sentence a report adds, once, when hashing is not deterministic.
-  static let note = "Hashing is not deterministic in this process: \(why)"
+  static var note: String { "Hashing is not deterministic in this process: \(why)" }
 
   /// Why, and what to do.
-  static let why =
-    "\(variable) is not set, so code that iterates a Set or a Dictionary can do so in another "
-    + "order on every run, and the same seed or token can then run another schedule. Set it before "
-    + "the process starts: \(fix)."
+  static var why: String { why(for: lockstep_hashing_setup()) }
+
+  /// Why, and what to do, after the setup before `main` did `setup`.
+  static func why(for setup: LockstepHashing) -> String {
+    let consequence =
+      "code that iterates a Set or a Dictionary can do so in another order on every run, and the "
+      + "same seed or token can then run another schedule."
+    switch setup {
+    case lockstep_hashing_opted_out:
+      return "\(optOut)=1 is set, so \(consequence) Unset it to make hashing deterministic."
+    case lockstep_hashing_not_main_executable:
+      return "LockstepTesting is not linked into the test executable itself (a dynamic library), "
+        + "so it could not make hashing deterministic before the process started, and "
+        + "\(variable) is not set: \(consequence) Set it before the process starts: \(fix)."
+    default:
+      return "\(variable) is not set, so \(consequence) Set it before the process starts: \(fix)."
+    }
+  }
+
+  /// Warns once per process, at the first seeded run or exploration, when hashing is not
+  /// deterministic: a passing run says nothing else.
+  static func warnOnceIfNotDeterministic(at site: CallSite) {
+    #if os(Linux)
+      // Asked on every seeded run: the runtime's flag, without a lazy global's once-check.
+      if lockstep_hashing_is_deterministic() { return }
+    #endif
+    guard !isDeterministic, assumed == nil else { return }
+    let first = warned.withLock { warned in
+      defer { warned = true }
+      return !warned
+    }
+    if first { reportWarning("Seeded runs and explorations may not repeat. \(note)", at: site) }
+  }
+  private static let warned = Locked(false)
 }

@@ -49,8 +49,10 @@ struct RunState<Job: SchedulableJob> {
 
   /// A run whose ready jobs are ordered by `order`; exploration may cancel the task that reaches
   /// the `cancelAtWait`-th Lockstep wait.
-  init(order: ReadyJobs<Job>.Order, cancelAtWait: Int? = nil) {
+  /// `readsVirtualNow` says whether the run's jobs read virtual now (``VirtualNow``).
+  init(order: ReadyJobs<Job>.Order, cancelAtWait: Int? = nil, readsVirtualNow: Bool = false) {
     ready = ReadyJobs(order)
+    trace.readsVirtualNow = readsVirtualNow
     cancellation = InjectedCancellation(atWait: cancelAtWait)
     // Room for a typical test's run, so that the trace does not grow from empty one doubling at
     // a time (each doubling is an allocation and a copy). Each buffer stays under 1 KB: glibc
@@ -63,6 +65,7 @@ struct RunState<Job: SchedulableJob> {
   var readyCount: Int { ready.count }
   var sleeperCount: Int { time.sleeperCount }
   var now: Duration { time.now }
+  var nowNanoseconds: Int64 { time.nanoseconds }
   /// The exploration's picker, with its choices, when the order is `.picked`.
   var picker: (any SchedulePicker)? { ready.picker }
   /// The Lockstep waits of tasks other than the body so far: the points where exploration can

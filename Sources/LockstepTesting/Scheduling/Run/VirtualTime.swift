@@ -18,7 +18,11 @@ struct VirtualTime<Job> {
   }
 
   /// Virtual time elapsed since the run began.
-  private(set) var now: Duration = .zero
+  private(set) var now: Duration = .zero {
+    didSet { nanoseconds = now.wholeNanoseconds }
+  }
+  /// ``now`` in whole nanoseconds, what the run's clocks read.
+  private(set) var nanoseconds: Int64 = 0
   private var sleepers = Heap<Sleeper>()
   private var sequence: UInt64 = 0
 

@@ -7,6 +7,9 @@ enum CurrentRun {
   /// Whether this code runs on a drain thread, inside a deterministic run.
   static var isActive: Bool { DrainThread.current != nil }
 
+  /// Whether this is a job of a run whose clocks read virtual now (``VirtualNow``).
+  static var readsVirtualNow: Bool { DrainThread.current?.clocks != nil }
+
   /// Tells the run that the running task is about to wait at a Lockstep primitive for `what`
   /// (for timelines and deadlock reports). When exploration injects a cancellation at this wait,
   /// cancels the running task and returns `true`; the caller's cancellation handling then ends

@@ -9,6 +9,8 @@ final class DeterministicRun: @unchecked Sendable {
   /// The most jobs the run may execute before it is stopped.
   let stepLimit: Int
   let state: Locked<RunState<ScheduledJob>>
+  /// What the run's jobs read as now; `nil` when they read the real clocks (``VirtualNow``).
+  let clocks: RunClocks?
   private let wakeup = DispatchSemaphore(value: 0)
   /// Cancels the body task; set before draining.
   var cancelBody: (@Sendable () -> Void)?
@@ -25,22 +27,27 @@ final class DeterministicRun: @unchecked Sendable {
   /// began: the test's own task, for example. Set before the run is drained, read by the drain
   /// thread.
   var bodyTaskID: UInt64 = 0
-  /// When the running job started, in real time: sleeps of the job use it to recover their exact
-  /// duration (see ``SleepRequest``). Drain thread only.
-  @exclusivity(unchecked) private(set) var jobStart = ContinuousClock.now
+  /// When the running job started, in real time: without virtual now, sleeps of the job use it to
+  /// recover their duration (see ``SleepRequest``). Drain thread only.
+  @exclusivity(unchecked) private(set) var jobStart = RealTime.now
 
   /// A run whose ready jobs `order` orders; exploration may cancel the task at the
-  /// `cancelAtWait`-th Lockstep wait and bound the run to `stepLimit` jobs.
+  /// `cancelAtWait`-th Lockstep wait and bound the run to `stepLimit` jobs. Its jobs read virtual
+  /// now when `virtualNow` is true.
   init(
     order: ReadyJobs<ScheduledJob>.Order, cancelAtWait: Int? = nil, stepLimit: Int = .max,
-    timeout: Duration, gracePeriod: Duration = .zero, site: CallSite
+    timeout: Duration, gracePeriod: Duration = .zero, site: CallSite,
+    virtualNow: Bool = VirtualNow.isInEffect
   ) {
     self.site = site
     self.timeout = timeout
     self.gracePeriod = gracePeriod
     self.stepLimit = stepLimit
-    state = Locked(RunState(order: order, cancelAtWait: cancelAtWait))
+    clocks = virtualNow ? RunClocks(wallStart: VirtualNow.startForRun) : nil
+    state = Locked(RunState(order: order, cancelAtWait: cancelAtWait, readsVirtualNow: virtualNow))
   }
+
+  deinit { clocks?.free() }
 
   /// Takes a ready job (from any thread).
   func enqueue(_ job: ScheduledJob) {
@@ -139,7 +146,7 @@ final class DeterministicRun: @unchecked Sendable {
   /// is continued, on another thread, from here. Drain thread only — one thread at a time.
   private struct DrainProgress {
     var started = false
-    var deadline = ContinuousClock.now
+    var deadline = RealTime.now
     var report: DeterministicDeadlock?
     var steps = 0
     var jobsSinceCheck = 0
@@ -157,13 +164,12 @@ final class DeterministicRun: @unchecked Sendable {
   /// until nothing can make progress — or, with a `budget`, until that instant has passed: then it
   /// returns `nil` between two jobs, and a later call (on any thread) goes on from there.
   func drain(until budget: ContinuousClock.Instant? = nil) -> DrainOutcome? {
-    let clock = ContinuousClock()
     if !progress.started {
       progress.started = true
-      progress.deadline = clock.now + FailureBoundScale.scaled(timeout)
+      progress.deadline = RealTime.now + FailureBoundScale.scaled(timeout)
       ActiveRuns.add(self)
     }
-    let stop = DrainThread.with(self) { runJobs(clock: clock, budget: budget) }
+    let stop = DrainThread.with(self) { runJobs(budget: budget) }
     switch stop {
     case .budgetSpent: return nil
     case .finished: return finish()
@@ -181,16 +187,24 @@ final class DeterministicRun: @unchecked Sendable {
     }
   }
 
-  private func runJobs(clock: ContinuousClock, budget: ContinuousClock.Instant?) -> Stop {
+  /// Reads the clock between jobs, for the run's bounds: there this thread reads real time (the
+  /// run's clocks are set only around each job).
+  private func runJobs(budget: ContinuousClock.Instant?) -> Stop {
     let deadline = progress.deadline
     while true {
-      let (step, needsName) = state.withLock { ($0.next(), $0.runningTaskNeedsName) }
+      let (step, needsName, now) = state.withLock {
+        ($0.next(), $0.runningTaskNeedsName, $0.nowNanoseconds)
+      }
       switch step {
       case .run(let job):
         runningTaskID = job.taskID
         runningNameChecked = !needsName
-        jobStart = clock.now
-        RuntimeHooks.run(job)
+        jobStart = ContinuousClock.now
+        if let clocks {
+          clocks.reading(at: now) { RuntimeHooks.run(job) }
+        } else {
+          RuntimeHooks.run(job)
+        }
         runningTaskID = nil
         progress.steps += 1
         if progress.steps >= stepLimit { return .tooManySteps }
@@ -198,7 +212,7 @@ final class DeterministicRun: @unchecked Sendable {
         progress.jobsSinceCheck += 1
         if progress.jobsSinceCheck >= 4096 {
           progress.jobsSinceCheck = 0
-          if clock.now >= deadline { return .timedOut }
+          if ContinuousClock.now >= deadline { return .timedOut }
         }
       case .fire(let action):
         action()
@@ -207,9 +221,9 @@ final class DeterministicRun: @unchecked Sendable {
       case .stopped:
         return .stopped
       case .stuck:
-        if waitForOutsideJob(until: deadline, clock: clock) { continue }
+        if waitForOutsideJob(until: deadline) { continue }
         state.withLock { $0.stopWaiting() }
-        if clock.now >= deadline && gracePeriod > .zero { return .timedOut }
+        if RealTime.now >= deadline && gracePeriod > .zero { return .timedOut }
         if progress.report == nil {
           // Cancel the body once: cancellable waits (Lockstep's primitives, sleeps) unwind.
           progress.report = makeReport(quarantined: false)
@@ -249,12 +263,11 @@ final class DeterministicRun: @unchecked Sendable {
     return .finished(state.withLock { $0.trace })
   }
 
-  private func waitForOutsideJob(until deadline: ContinuousClock.Instant, clock: ContinuousClock)
-    -> Bool
-  {
+  private func waitForOutsideJob(until deadline: ContinuousClock.Instant) -> Bool {
     guard gracePeriod > .zero else { return false }
-    let limit = min(deadline, clock.now + gracePeriod)
-    let remaining = clock.now.duration(to: limit)
+    let now = RealTime.now
+    let limit = min(deadline, now + gracePeriod)
+    let remaining = now.duration(to: limit)
     guard remaining > .zero else { return false }
     let nanoseconds = Int(remaining.wholeNanoseconds)
     if wakeup.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success { return true }

@@ -25,9 +25,10 @@
   /// drain thread.
   @available(LockstepCustomExecutors, *)
   private func scheduleInRun(
-    _ job: UnownedJob, sleep: (_ jobStart: ContinuousClock.Instant) -> SleepRequest
+    _ job: UnownedJob, on run: DeterministicRun?,
+    sleep: (_ jobStart: ContinuousClock.Instant) -> SleepRequest
   ) -> Bool {
-    guard let run = DrainThread.current else { return false }
+    guard let run else { return false }
     let request = sleep(run.jobStart)
     run.noteRunningTaskNameIfDraining()
     run.schedule(scheduledJob(job, isMainActor: false), sleep: request)
@@ -64,10 +65,20 @@
     func enqueue<C: Clock>(
       _ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration?, clock: C
     ) {
-      // Read the real clock first: every instruction before makes the sleep look shorter.
-      let now = realNow(for: C.self)
+      let run = DrainThread.current
+      // A run that reads virtual now takes the deadline as it is. Otherwise, read the real clock
+      // first: every instruction before makes the sleep look shorter.
+      let virtual = run?.clocks != nil
+      let now = virtual ? nil : realNow(for: C.self)
       let job = UnownedJob(job)
-      if scheduleInRun(job, sleep: { sleepRequest(until: instant, clock: clock, now: now, jobStart: $0) }) {
+      if scheduleInRun(
+        job, on: run,
+        sleep: {
+          virtual
+            ? SleepRequest(until: instant, onVirtual: clock)
+            : sleepRequest(until: instant, clock: clock, now: now, jobStart: $0)
+        })
+      {
         return
       } else if let scheduling = platform as? any SchedulingExecutor {
         scheduling.enqueue(ExecutorJob(job), at: instant, tolerance: tolerance, clock: clock)
@@ -80,7 +91,9 @@
       _ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C
     ) {
       let job = UnownedJob(job)
-      if scheduleInRun(job, sleep: { _ in SleepRequest(delay: delay as? Duration ?? .zero) }) {
+      if scheduleInRun(
+        job, on: DrainThread.current, sleep: { _ in SleepRequest(delay: delay as? Duration ?? .zero) })
+      {
         return
       } else if let scheduling = platform as? any SchedulingExecutor {
         scheduling.enqueue(ExecutorJob(job), after: delay, tolerance: tolerance, clock: clock)

@@ -39,7 +39,7 @@ enum RunLifecycle {
     try checkCanStart()
     await RunSerializer.shared.acquire()
     defer { RunSerializer.shared.release() }
-    if needsWarmUp() { _ = await warmUpRun().perform(LentBody(warmUp)) }
+    if !VirtualNow.isInEffect && needsWarmUp() { _ = await warmUpRun().perform(LentBody(warmUp)) }
     await yieldNowAndThen()
     return try await operation()
   }
@@ -49,7 +49,7 @@ enum RunLifecycle {
   /// otherwise hold a thread of the cooperative pool for as long as a long CPU-bound loop. Called
   /// with the run lock held, between runs (and by `explore`, between schedules).
   nonisolated(nonsending) static func yieldNowAndThen() async {
-    let now = ContinuousClock.now
+    let now = RealTime.now
     let due = lastYield.withLock { last in
       guard last.duration(to: now) >= DeterministicRun.inlineBudget else { return false }
       last = now
@@ -57,14 +57,14 @@ enum RunLifecycle {
     }
     if due { await Task.yield() }  // fairness to other work, not synchronisation
   }
-  private static let lastYield = Locked(ContinuousClock.now)
+  private static let lastYield = Locked(RealTime.now)
 
   /// The blocking form of ``exclusively(_:)``, for synchronous callers.
   static func exclusivelyBlocking<T>(_ operation: () throws -> T) throws -> T {
     try checkCanStart()
     RunSerializer.shared.acquireBlocking()
     defer { RunSerializer.shared.release() }
-    if needsWarmUp() { _ = warmUpRun().performBlocking(LentBody(warmUp)) }
+    if !VirtualNow.isInEffect && needsWarmUp() { _ = warmUpRun().performBlocking(LentBody(warmUp)) }
     return try operation()
   }
 
@@ -78,11 +78,11 @@ enum RunLifecycle {
   private static let warmedUp = Locked(false)
 
   private static func warmUpRun() -> DeterministicRun {
-    DeterministicRun(order: .fifo, timeout: .seconds(60), site: CallSite())
+    DeterministicRun(order: .fifo, timeout: .seconds(60), site: CallSite(), virtualNow: false)
   }
 
-  /// Sleeps in every form once, in a run of its own, before the process's first real run: the
-  /// first sleep of a process is slow (lazily loaded metadata and conformances on the runtime's
+  /// Sleeps in every form once, in a run of its own, before the process's first run that reads the
+  /// real clocks (``VirtualNow``): the first sleep of a process is slow (lazily loaded metadata and conformances on the runtime's
   /// sleep path), and a sleep that arrives late would look shorter than it is. Virtual time, so
   /// it takes microseconds.
   @Sendable private static func warmUp() async {
@@ -142,7 +142,7 @@ extension DeterministicRun {
     let result = start(body)
     let drained: DrainOutcome
     if gracePeriod == .zero, Self.canDrainInline(callerIsolatedTo: #isolation),
-      let outcome = drain(until: .now + Self.inlineBudget)
+      let outcome = drain(until: RealTime.now + Self.inlineBudget)
     {
       drained = outcome
     } else {

@@ -54,6 +54,14 @@
           jobStart: jobStartOnThisClock)
       }
     }
-    return SleepRequest(delay: clock.now.duration(to: instant) as? Duration ?? .zero)
+    return SleepRequest(until: instant, onVirtual: clock)
+  }
+
+  extension SleepRequest {
+    /// The sleep until `instant` on `clock`, read while the clock reads virtual now (or is not a
+    /// real clock): exactly the time from now to the deadline.
+    init<C: Clock>(until instant: C.Instant, onVirtual clock: C) {
+      self.init(delay: clock.now.duration(to: instant) as? Duration ?? .zero)
+    }
   }
 #endif

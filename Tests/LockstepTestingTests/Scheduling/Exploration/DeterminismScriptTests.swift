@@ -4,8 +4,8 @@ import Testing
 @testable import LockstepTesting
 
 // The test behind scripts/determinism.sh, skipped unless LOCKSTEP_DETERMINISM_DIR is set. The
-// script runs it in many processes, with and without SWIFT_DETERMINISTIC_HASHING=1, and compares
-// the files it writes:
+// script runs it in many processes, with hashing deterministic (the default) and with
+// LOCKSTEP_RANDOM_HASHING=1, and compares the files it writes:
 //
 // - without LOCKSTEP_DETERMINISM_TOKEN: runs the dictionary-order workload with seed 7
 //   LOCKSTEP_DETERMINISM_RUNS times and writes each timeline to seed-<n>.txt; explores it once and

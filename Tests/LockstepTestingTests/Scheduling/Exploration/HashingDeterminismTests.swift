@@ -1,3 +1,5 @@
+import Foundation
+import LockstepInterposition
 import Testing
 import XCTest
 
@@ -34,13 +36,45 @@ struct HashingDeterminismTests {
     #expect(HashingDeterminism.turnsOn(value) == on)
   }
 
+  @Test(.enabled(if: ProcessInfo.processInfo.environment[HashingDeterminism.optOut] != "1"))
+  func hashingIsDeterministicWithoutAnyVariable() throws {
+    #if os(Linux)
+      #expect(HashingDeterminism.inProcess)
+    #endif
+    try #require(HashingDeterminism.inProcess)
+    // Each new table of the same elements iterates in one order: no per-process seed, and no
+    // per-storage seed either (a table's seed is otherwise taken from its address).
+    let orders = Set(
+      (0..<50).map { _ in
+        var set = Set<Int>(minimumCapacity: 64)
+        for value in 0..<40 { set.insert(value) }
+        return Array(set)
+      })
+    #expect(orders.count == 1)
+  }
+
+  #if os(Linux)
+    @Test(.enabled(if: ProcessInfo.processInfo.environment[HashingDeterminism.optOut] == "1"))
+    func theOptOutKeepsRandomHashingAndReportsSaySo() {
+      #expect(!HashingDeterminism.inProcess)
+      #expect(HashingDeterminism.note.contains("LOCKSTEP_RANDOM_HASHING=1 is set"))
+    }
+  #endif
+
+  @Test func eachReasonSaysWhatToDo() {
+    #expect(HashingDeterminism.why(for: lockstep_hashing_opted_out).contains("Unset it"))
+    for setup in [lockstep_hashing_untouched, lockstep_hashing_not_main_executable] {
+      #expect(HashingDeterminism.why(for: setup).contains("SWIFT_DETERMINISTIC_HASHING=1 swift test"))
+    }
+    #expect(HashingDeterminism.why(for: lockstep_hashing_not_main_executable).contains("dynamic library"))
+  }
+
   @Test func withoutDeterministicHashingEachReportSaysSoOnceWithTheFix() async throws {
     let (failure, divergence) = try await HashingDeterminism.$assumed.withValue(false) {
       try await reports()
     }
     for report in [failure, divergence] {
-      #expect(occurrences(of: "SWIFT_DETERMINISTIC_HASHING is not set", in: report) == 1, "\(report)")
-      #expect(occurrences(of: "SWIFT_DETERMINISTIC_HASHING=1 swift test", in: report) == 1, "\(report)")
+      #expect(occurrences(of: HashingDeterminism.why, in: report) == 1, "\(report)")
     }
     #expect(divergence.contains("Likely cause: hashing is not deterministic"))
   }
@@ -60,6 +94,6 @@ final class HashingDeterminismXCTests: XCTestCase {
     let (_, divergence) = try await HashingDeterminism.$assumed.withValue(false) {
       try await reports()
     }
-    XCTAssertEqual(occurrences(of: "SWIFT_DETERMINISTIC_HASHING=1 swift test", in: divergence), 1)
+    XCTAssertEqual(occurrences(of: HashingDeterminism.why, in: divergence), 1)
   }
 }

@@ -1,0 +1,87 @@
+import Foundation
+import LockstepInterposition
+
+/// The virtual clocks of one run (see ``VirtualNow``): what `ContinuousClock.now`,
+/// `SuspendingClock.now`, `Date()` and `DispatchTime.now()` read on the run's thread while one of
+/// its jobs runs. The C target `LockstepInterposition` answers the reads.
+struct RunClocks {
+  private let storage: UnsafeMutablePointer<lockstep_virtual_clocks>
+
+  /// Clocks whose wall clock starts at `wallStart` nanoseconds after 1970, and whose monotonic clocks start where the
+  /// real ones stand when the run first reads them.
+  init(wallStart: Int64) {
+    storage = .allocate(capacity: 1)
+    lockstep_virtual_clocks_start(storage, wallStart)
+  }
+
+  /// Gives the memory back; the run calls it once, when it is deallocated.
+  func free() { storage.deallocate() }
+
+  /// Runs `body` with the calling thread reading these clocks at `elapsed` nanoseconds of
+  /// virtual time.
+  @inline(__always)
+  func reading(at elapsed: Int64, _ body: () -> Void) {
+    storage.pointee.elapsed = elapsed
+    let previous = lockstep_virtual_clocks_enter(storage)
+    body()
+    lockstep_virtual_clocks_enter(previous)
+  }
+
+  static func nanosecondsSince1970(_ date: Date) -> Int64 {
+    let seconds = date.timeIntervalSince1970.rounded(.down)
+    let nanoseconds = ((date.timeIntervalSince1970 - seconds) * 1e9).rounded()
+    return Int64(seconds) * 1_000_000_000 + Int64(nanoseconds)
+  }
+}
+
+/// Real time, also on a run's thread while a job runs: Lockstep's own bounds (a run's `timeout:`,
+/// the inline drain budget, waits outside runs, ``FailureBoundScale``) read it.
+enum RealTime {
+  /// Reads a clock in real time.
+  @inline(__always)
+  static func reading<T>(_ read: () -> T) -> T {
+    let previous = lockstep_virtual_clocks_enter(nil)
+    defer { lockstep_virtual_clocks_enter(previous) }
+    return read()
+  }
+
+  /// Now, on the continuous clock.
+  static var now: ContinuousClock.Instant { reading { ContinuousClock.now } }
+}
+
+/// Whether reads of now can be made virtual in this process: checked once, by reading the
+/// clocks with a set of virtual ones in place.
+enum VirtualNowSupport {
+  /// The variable that turns virtual now off for the process.
+  static let variable = "LOCKSTEP_REAL_NOW"
+
+  /// `nil` when runs read virtual now; otherwise why not.
+  static let unavailableReason: String? = {
+    if ProcessInfo.processInfo.environment[variable] == "1" { return "\(variable)=1 is set" }
+    guard lockstep_clocks_interposable() else {
+      return "this platform binds clock reads to the C library (only Linux lets Lockstep stand in "
+        + "for them)"
+    }
+    return probe()
+      ? nil
+      : "the clock reads of this process do not reach Lockstep's definitions "
+        + "(LockstepTesting is not linked into the executable the usual way)"
+  }()
+
+  /// Reads each clock at two virtual instants and checks that they read exactly those.
+  private static func probe() -> Bool {
+    let clocks = RunClocks(wallStart: Int64(VirtualNow.defaultStart) * 1_000_000_000)
+    defer { clocks.free() }
+    let step: Int64 = 1_000_000_007
+    var first: (ContinuousClock.Instant, SuspendingClock.Instant, Date)?
+    var second: (ContinuousClock.Instant, SuspendingClock.Instant, Date)?
+    clocks.reading(at: 0) { first = (ContinuousClock.now, SuspendingClock.now, Date()) }
+    clocks.reading(at: step) { second = (ContinuousClock.now, SuspendingClock.now, Date()) }
+    guard let first, let second else { return false }
+    let exact = Duration.nanoseconds(step)
+    let wallStart = first.2.timeIntervalSince(VirtualNow.defaultStartDate)
+    let wallStep = second.2.timeIntervalSince(first.2)
+    return first.0.duration(to: second.0) == exact && first.1.duration(to: second.1) == exact
+      && abs(wallStart) < 1e-6 && abs(wallStep - 1.000_000_007) < 1e-6
+  }
+}
