@@ -43,6 +43,11 @@
 /// 3. Sleepers are resumed one at a time: before the next one is resumed, and before `advance`
 ///    returns, the previous one's `sleep` call has *returned in its own task* — the task is
 ///    running again, not merely scheduled. `sleep` calls therefore return in deadline order.
+///    A sleeper that calls `sleep` on a `TestClock` (not through `any Clock`) and runs on an
+///    actor resumes on that actor, and its next statements there, up to its next suspension, run
+///    before the clock wakes the next sleeper or lets `advance` go on: it reads its own deadline
+///    (the advance's target) from `now`. See <doc:WhatTimeItIs#Where-a-woken-sleeper-runs> for
+///    sleepers without an actor and calls through `any Clock`.
 ///
 /// What `advance` cannot know is what a woken sleeper does after `sleep` returns. Its code runs
 /// concurrently with the test (and with the other woken sleepers) until its next suspension
@@ -242,7 +247,10 @@ public final class TestClock: Clock, Sendable, CustomStringConvertible {
   /// ```
   ///
   /// The sleeper is registered before the task suspends. A deadline that is not in the future
-  /// returns at once without suspending. `tolerance` is ignored.
+  /// returns at once without suspending. `tolerance` is ignored. Called on a `TestClock`, it runs
+  /// on the caller's actor and resumes there; called through `any Clock` or a generic `Clock`, it
+  /// runs on the global executor, as the `Clock` protocol's requirement does (see
+  /// <doc:WhatTimeItIs#Where-a-woken-sleeper-runs>).
   ///
   /// - Throws: `CancellationError` when the task is cancelled before it is woken, including when
   ///   it was cancelled before it called `sleep`.

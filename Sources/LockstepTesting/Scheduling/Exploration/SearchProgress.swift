@@ -50,17 +50,16 @@ public struct SearchProgress: Sendable, Equatable, CustomStringConvertible {
   /// ```
   public var subtreesLeft: Int { untriedByDepth.reduce(0, +) + passesLeft }
 
-  /// `at least 37 more schedules (untried subtrees), an estimated 2.3 million in all`.
+  /// `at least 37 more schedule(s): 37 untried subtree(s) left; an estimated 2.3 million in all`.
   ///
   /// ```swift
   /// print(progress)
   /// ```
   public var description: String {
-    var text =
-      "at least \(subtreesLeft) more schedule(s) (one in each untried subtree of the search"
-    if passesLeft > 0 { text += ", and \(passesLeft) cancellation pass(es) left" }
-    text += "), an estimated \(Self.roughly(estimatedSchedules)) in all"
-    return text
+    let subtrees = untriedByDepth.reduce(0, +)
+    var text = "at least \(subtreesLeft) more schedule(s): \(subtrees) untried subtree(s)"
+    if passesLeft > 0 { text += " and \(passesLeft) cancellation pass(es)" }
+    return text + " left; an estimated \(Self.roughly(estimatedSchedules)) in all"
   }
 
   init(untriedByDepth: [Int], passesLeft: Int, estimatedSchedules: Int) {
