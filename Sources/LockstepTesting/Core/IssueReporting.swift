@@ -89,47 +89,69 @@ public func collectingIssues<Result>(
   return (result, collector.issues.value)
 }
 
-/// Reports a Lockstep issue to the running test framework (or the active collector).
+/// Reports a Lockstep issue to the running test framework (or the active collector); with no test
+/// framework running, writes it to standard error with its location.
 func reportIssue(_ message: String, at site: CallSite) {
   let issue = ReportedIssue(message: message, site: site)
-  if let collector = IssueRouting.collector {
-    collector.issues.withLock { $0.append(issue) }
-    return
-  }
-  #if canImport(Testing)
-    if Test.current != nil {
+  switch destination() {
+  case .collector:
+    IssueRouting.collector?.issues.withLock { $0.append(issue) }
+  case .swiftTesting:
+    #if canImport(Testing)
       Issue.record(
         Comment(rawValue: message),
         sourceLocation: SourceLocation(
           fileID: "\(site.fileID)", filePath: "\(site.filePath)",
           line: Int(site.line), column: Int(site.column)))
-      return
-    }
-  #endif
-  #if canImport(XCTest)
-    XCTFail(message, file: site.filePath, line: site.line)
-  #else
-    print("Lockstep issue at \(site): \(message)")
-  #endif
+    #endif
+  case .xcTest:
+    #if canImport(XCTest)
+      XCTFail(message, file: site.filePath, line: site.line)
+    #endif
+  case .standardError:
+    IssueDestination.writeToStandardError(
+      IssueDestination.standardErrorLine(message, at: site, isWarning: false))
+  }
 }
 
 /// Reports a warning, which does not fail the test: a Swift Testing warning, a line on standard
-/// output under XCTest (which has no warnings), or an issue of the active collector marked
-/// ``ReportedIssue/isWarning``.
+/// output under XCTest (which has no warnings), an issue of the active collector marked
+/// ``ReportedIssue/isWarning``, or with no test framework running, a line on standard error.
 func reportWarning(_ message: String, at site: CallSite) {
-  if let collector = IssueRouting.collector {
-    collector.issues.withLock { $0.append(ReportedIssue(message: message, site: site, isWarning: true)) }
-    return
-  }
-  #if canImport(Testing)
-    if Test.current != nil {
+  switch destination() {
+  case .collector:
+    IssueRouting.collector?.issues.withLock {
+      $0.append(ReportedIssue(message: message, site: site, isWarning: true))
+    }
+  case .swiftTesting:
+    #if canImport(Testing)
       Issue.record(
         Comment(rawValue: message), severity: .warning,
         sourceLocation: SourceLocation(
           fileID: "\(site.fileID)", filePath: "\(site.filePath)",
           line: Int(site.line), column: Int(site.column)))
-      return
-    }
+    #endif
+  case .xcTest:
+    print("\(site.filePath):\(site.line):\(site.column): warning: \(message)")
+  case .standardError:
+    IssueDestination.writeToStandardError(
+      IssueDestination.standardErrorLine(message, at: site, isWarning: true))
+  }
+}
+
+/// Where an issue reported now goes.
+private func destination() -> IssueDestination {
+  #if canImport(Testing)
+    let inSwiftTestingTest = Test.current != nil
+  #else
+    let inSwiftTestingTest = false
   #endif
-  print("\(site.filePath):\(site.line):\(site.column): warning: \(message)")
+  #if canImport(XCTest)
+    let inXCTestProcess = IssueDestination.inXCTestProcess
+  #else
+    let inXCTestProcess = false
+  #endif
+  return IssueDestination.choose(
+    collecting: IssueRouting.collector != nil, inSwiftTestingTest: inSwiftTestingTest,
+    inXCTestProcess: inXCTestProcess)
 }

@@ -43,6 +43,11 @@
 /// 3. Sleepers are resumed one at a time: before the next one is resumed, and before `advance`
 ///    returns, the previous one's `sleep` call has *returned in its own task* — the task is
 ///    running again, not merely scheduled. `sleep` calls therefore return in deadline order.
+///    A sleeper that calls `sleep` on a `TestClock` (not through `any Clock`) and runs on an
+///    actor resumes on that actor, and its next statements there, up to its next suspension, run
+///    before the clock wakes the next sleeper or lets `advance` go on: it reads its own deadline
+///    (the advance's target) from `now`. See <doc:WhatTimeItIs#Where-a-woken-sleeper-runs> for
+///    sleepers without an actor and calls through `any Clock`.
 ///
 /// What `advance` cannot know is what a woken sleeper does after `sleep` returns. Its code runs
 /// concurrently with the test (and with the other woken sleepers) until its next suspension
@@ -139,7 +144,7 @@ public final class TestClock: Clock, Sendable, CustomStringConvertible {
   }
 
   /// Internal: the `TestQueue`s on this clock keep their work here, on one timeline.
-  let state = Locked(TestClockState<Waiter<Void>>())
+  let state = Locked(TestClockState<ClockWaiter>())
 
   /// Whether a deterministic run moves this clock on its own: when no job of the run is ready,
   /// the run advances the clock to its next sleeper's deadline, as it does with `Task.sleep`.
@@ -242,20 +247,28 @@ public final class TestClock: Clock, Sendable, CustomStringConvertible {
   /// ```
   ///
   /// The sleeper is registered before the task suspends. A deadline that is not in the future
-  /// returns at once without suspending. `tolerance` is ignored.
+  /// returns at once without suspending. `tolerance` is ignored. Called on a `TestClock`, it runs
+  /// on the caller's actor and resumes there; called through `any Clock` or a generic `Clock`, it
+  /// runs on the global executor, as the `Clock` protocol's requirement does (see
+  /// <doc:WhatTimeItIs#Where-a-woken-sleeper-runs>).
   ///
   /// - Throws: `CancellationError` when the task is cancelled before it is woken, including when
   ///   it was cancelled before it called `sleep`.
-  public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+  nonisolated(nonsending) public func sleep(until deadline: Instant, tolerance: Duration? = nil)
+    async throws
+  {
     try Task.checkCancellation()
     let state = self.state
+    let isolation = #isolation
     // The place is taken before suspending, so that the cancellation handler has a ticket.
     guard let ticket = state.withLock({ $0.reserve(until: deadline.offset) }) else { return }
     let task = sleepingTaskName()
     try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { (continuation: Waiter<Void>) in
         let decision = state.withLock {
-          $0.attach(ticket, continuation, isCancelled: Task.isCancelled, task: task)
+          $0.attach(
+            ticket, ClockWaiter(continuation, isolation: isolation), isCancelled: Task.isCancelled,
+            task: task)
         }
         switch decision {
         case .suspended(_, let satisfied):
@@ -272,12 +285,30 @@ public final class TestClock: Clock, Sendable, CustomStringConvertible {
       state.withLock { $0.cancel(ticket) }?.resume(throwing: CancellationError())
     }
     // Woken by an advance (or the deadline passed while registering): this sleeper is running
-    // again. The advance that woke it goes on from here: with the next sleeper due, or itself.
+    // again, on its own actor. The advance that woke it goes on from here — with the next sleeper
+    // due, or itself — once this sleeper's next statements have run on that actor.
     switch state.withLock({ $0.returned(ticket) }) {
     case .none: break
-    case .sleeper(let next): next.resume()
-    case .advance(let advance): advance.resume()
+    case .sleeper(let next): await next.resume(afterSleeperOn: isolation)
+    case .advance(let advance): await advance.resume(afterSleeperOn: isolation)
     }
+  }
+
+  /// Suspends until the test moves the clock `duration` past ``now`` or later: the same as
+  /// ``sleep(until:tolerance:)`` with `now.advanced(by: duration)`.
+  ///
+  /// ```swift
+  /// try await clock.sleep(for: .milliseconds(80))
+  /// ```
+  ///
+  /// Called on a `TestClock` (rather than through `any Clock`), it runs on the caller's actor
+  /// like ``sleep(until:tolerance:)``; see <doc:WhatTimeItIs#Where-a-woken-sleeper-runs>.
+  ///
+  /// - Throws: `CancellationError` when the task is cancelled before it is woken.
+  nonisolated(nonsending) public func sleep(for duration: Duration, tolerance: Duration? = nil)
+    async throws
+  {
+    try await sleep(until: now.advanced(by: duration), tolerance: tolerance)
   }
 
   /// Inside a deterministic run, asks the run to advance this clock to `deadline` once nothing
@@ -291,7 +322,7 @@ public final class TestClock: Clock, Sendable, CustomStringConvertible {
   /// Moves time to `target` if a sleeper is still due by then, and resumes the sleepers due.
   /// Runs on the drain thread when nothing else is ready, so it does not wait for them to return.
   private func advanceAutomatically(to target: Duration) {
-    let woken: [Waiter<Void>] = state.withLock { state in
+    let woken: [ClockWaiter] = state.withLock { state in
       guard let next = state.nextDeadline(), next <= target,
         case .advanced(let woken) = state.advance(to: max(target, state.now))
       else { return [] }
@@ -415,8 +446,10 @@ public final class TestClock: Clock, Sendable, CustomStringConvertible {
       for: "\(count) sleeper(s) on the TestClock",
       timeout: timeout,
       site: site,
-      arrive: { id, waiter in state.withLock { $0.watchSleepers(id, target: count, waiter) } },
-      depart: { id in state.withLock { $0.departCountWatcher(id) } },
+      arrive: { id, waiter in
+        state.withLock { $0.watchSleepers(id, target: count, ClockWaiter(waiter)) }
+      },
+      depart: { id in state.withLock { $0.departCountWatcher(id) }?.continuation },
       pending: { [self] in ["\(sleeperCount) of \(count) sleeping; \(self)"] })
   }
 }

@@ -145,7 +145,8 @@ extension TestClock {
       try await withTaskCancellationHandler {
         _ = isolation  // keeps the wait on the caller's actor (see `lockstepWait`)
         try await withCheckedThrowingContinuation { (continuation: Waiter<Void>) in
-          guard state.withLock({ $0.waitForChain(advance, continuation) }) else {
+          let waiter = ClockWaiter(continuation, isolation: isolation)
+          guard state.withLock({ $0.waitForChain(advance, waiter) }) else {
             continuation.resume()
             return
           }

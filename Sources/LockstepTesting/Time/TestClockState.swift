@@ -152,6 +152,8 @@ struct TestClockState<Waiter> {
     var chaining = false
     /// The advance's task, suspended until the chain hands back.
     var waiter: Waiter? = nil
+    /// The latest deadline of a sleeper its chain woke: where a `run()` is once they returned.
+    var latestWoken: Duration = .zero
   }
 
   /// The current time, as an offset from the clock's zero.
@@ -520,6 +522,9 @@ struct TestClockState<Waiter> {
   mutating func endAdvance(_ id: UInt64) -> (sleepers: Int, work: Int) {
     guard let index = advances.firstIndex(where: { $0.id == id }) else { return (0, 0) }
     let advance = advances.remove(at: index)
+    // A chain that did not hand back (a late sleeper, a cancelled advance) leaves time where its
+    // woken sleepers are.
+    if advance.latestWoken > now { now = advance.latestWoken }
     return (advance.sleepers, advance.work)
   }
 
@@ -530,6 +535,9 @@ struct TestClockState<Waiter> {
     guard sleeperInfo[ticket.slot].sequence == ticket.sequence,
       case .resumed(let id) = sleeperInfo[ticket.slot].phase
     else { return .none }
+    // A sleeper a `run()` chain woke at a later deadline moves time there as it returns: after
+    // the sleeper before it has handed on, before this one's next statement reads the time.
+    if sleeperInfo[ticket.slot].deadline > now { now = sleeperInfo[ticket.slot].deadline }
     free(ticket.slot)
     resumedCount -= 1
     guard id != 0, let index = advances.firstIndex(where: { $0.id == id }), advances[index].chaining
@@ -548,7 +556,9 @@ struct TestClockState<Waiter> {
     if let target = advances[index].target, top.deadline > target { return nil }
     // Due work that comes first runs on the advance's task: hand back.
     if let item = nextWorkEntry(), !Self.precedes(top, item) { return nil }
-    if top.deadline > now { now = top.deadline }  // run(): the next step, to the earliest deadline
+    // run(): the next step, to the earliest deadline. Time moves there when that sleeper returns
+    // (see `returned(_:)`), not now: the sleeper handing on may not have read the time yet.
+    advances[index].latestWoken = max(advances[index].latestWoken, top.deadline)
     deadlines.popMin()
     advances[index].sleepers += 1
     advances[index].chainSteps += 1

@@ -397,7 +397,7 @@ struct TestClockStateTests {
     #expect(state.sleeperCount == 1 && state.resumedCount == 0)
   }
 
-  @Test func aRunChainMovesTimeToEachNextDeadline() throws {
+  @Test func aRunChainMovesTimeToEachNextDeadlineAsItsSleeperReturns() throws {
     var state = TestClockState<Int>()
     var tickets: [Int: TestClockState<Int>.SleeperTicket] = [:]
     for (token, deadline) in [(1, 10), (2, 20)] {
@@ -413,9 +413,12 @@ struct TestClockStateTests {
     #expect(result12)
     let result13 = state.returned(try #require(tickets[1]))
     #expect(handedOn(result13) == "sleeper 2")
-    #expect(state.now == ms(20))  // time moved before sleeper 2 was resumed
+    // Time moves to sleeper 2's deadline when sleeper 2 returns, not when sleeper 1 hands on:
+    // sleeper 1's next statement, after its `sleep` returned, still reads its own deadline.
+    #expect(state.now == ms(10))
     let result14 = state.returned(try #require(tickets[2]))
     #expect(handedOn(result14) == "advance 100")
+    #expect(state.now == ms(20))
     let result15 = state.endAdvance(run)
     #expect(result15.sleepers == 2)
   }

@@ -123,6 +123,16 @@ public struct ExplorationResult: Sendable, CustomStringConvertible {
   /// for token in result.stalePinnedTokens { print("stale: \(token)") }
   /// ```
   public let stalePinnedTokens: [String]
+  /// For an exhaustive search that its `limit` or time budget stopped before the end: how much of
+  /// its search tree is left — the untried subtrees counted from the last schedule, and an
+  /// estimate of the schedules in all (see ``SearchProgress``). `nil` when the search was
+  /// complete or found a failure, for the other strategies, and in a shard (`LOCKSTEP_SHARD`).
+  ///
+  /// ```swift
+  /// let result = await explore(.exhaustive(maxPreemptions: 1, limit: 2_000)) { await check() }
+  /// print(result.progress?.estimatedSchedules ?? result.schedulesRun)
+  /// ```
+  public let progress: SearchProgress?
   /// Whether the exploration was asked to inject cancellations.
   let injectsCancellation: Bool
   /// Whether it replayed a token (one schedule by design).
@@ -142,7 +152,7 @@ public struct ExplorationResult: Sendable, CustomStringConvertible {
     divergence: ReplayDivergence?, injectsCancellation: Bool, isReplay: Bool,
     title: String? = nil, shard: ExplorationShard? = nil, ranOutOfTime: Bool = false,
     timeBudget: Duration? = nil, pinnedPassed: Int = 0, stalePinnedTokens: [String] = [],
-    shapeSchedules: Int = 0, offPlanSchedules: Int = 0,
+    shapeSchedules: Int = 0, progress: SearchProgress? = nil, offPlanSchedules: Int = 0,
     hashingIsDeterministic: Bool = HashingDeterminism.isDeterministic
   ) {
     self.offPlanSchedules = offPlanSchedules
@@ -164,6 +174,7 @@ public struct ExplorationResult: Sendable, CustomStringConvertible {
     self.pinnedPassed = pinnedPassed
     self.stalePinnedTokens = stalePinnedTokens
     self.shapeSchedules = shapeSchedules
+    self.progress = progress
   }
 
   /// Whether there was nothing to explore: schedules ran, but no two jobs were ever ready at once
@@ -204,7 +215,8 @@ public struct ExplorationResult: Sendable, CustomStringConvertible {
             : "stopped before the end"
       text =
         "explore \(title): \(schedulesRun) schedule(s), \(distinctSchedules) distinct, up to "
-        + "\(mostChoicePoints) choice point(s) each, \(extent); no failure"
+        + "\(mostChoicePoints) choice point(s) each, \(extent)"
+        + (progress.map { " (\($0))" } ?? "") + "; no failure"
     }
     if shapeSchedules > 0 {
       text +=

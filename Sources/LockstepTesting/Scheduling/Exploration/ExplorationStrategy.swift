@@ -97,7 +97,8 @@ public struct ExplorationStrategy: Sendable, CustomStringConvertible {
   /// A preemption is a switch away from a task that could have gone on running. Switches at
   /// points where the running task suspended are free, so every ordering of tasks that only
   /// interleave at their awaits is covered even with `maxPreemptions: 0`. The result says how many
-  /// schedules there are and how many ran.
+  /// schedules ran; when the search is complete, that is how many there are, and when `limit`
+  /// stops it, ``ExplorationResult/progress`` says how much is left.
   ///
   /// ```swift
   /// let result = await explore(.exhaustive(maxPreemptions: 2)) { try await model.check() }

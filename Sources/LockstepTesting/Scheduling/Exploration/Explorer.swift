@@ -98,7 +98,7 @@ final class Explorer: @unchecked Sendable {
       } else {
         if let clock, let budget = strategy.timeBudget, clock.elapsed >= budget {
           ranOutOfTime = true
-          return result(schedules: count, complete: false, failure: nil)
+          return result(schedules: count, complete: false, failure: nil, progress: schedules.progress)
         }
         if clock == nil { clock = ExplorationClock() }
         count += 1
@@ -153,7 +153,9 @@ final class Explorer: @unchecked Sendable {
     }
     guard case .done(let complete, let misuse) = step else { preconditionFailure() }
     if let misuse { self.misuse = misuse }
-    return result(schedules: count, complete: complete, failure: nil)
+    return result(
+      schedules: count, complete: complete, failure: nil,
+      progress: complete ? nil : schedules.progress)
   }
 
   /// A simpler schedule that fails the same way (see ``ScheduleShrinker``).
@@ -186,9 +188,9 @@ final class Explorer: @unchecked Sendable {
     return .reproduced
   }
 
-  private func result(schedules: Int, complete: Bool, failure: ExplorationFailure?)
-    -> ExplorationResult
-  {
+  private func result(
+    schedules: Int, complete: Bool, failure: ExplorationFailure?, progress: SearchProgress? = nil
+  ) -> ExplorationResult {
     // An exhaustive search whose schedules did not run as planned did not cover its tree.
     let repeats = setup.strategy.isExhaustive ? offPlan : 0
     return ExplorationResult(
@@ -198,7 +200,7 @@ final class Explorer: @unchecked Sendable {
       injectsCancellation: cancellation.enabled, isReplay: setup.strategy.isReplay,
       title: setup.title, shard: setup.shard, ranOutOfTime: ranOutOfTime,
       timeBudget: setup.effective.timeBudget, pinnedPassed: pinnedPassed,
-      stalePinnedTokens: stale.map(\.token), shapeSchedules: shapeSchedules,
+      stalePinnedTokens: stale.map(\.token), shapeSchedules: shapeSchedules, progress: progress,
       offPlanSchedules: repeats)
   }
 

@@ -97,8 +97,10 @@ struct RunState<Job: SchedulableJob> {
       if entry.task != 0 && state.runningTask != nil {
         let wake = state.time.now + sleep.delay
         state.tasks[entry.task].waitingOn = .sleep(until: wake)
+        // On the step that is running: the one in which the task went to sleep.
         state.trace.events.append(
-          SchedulerTrace.Event(step: state.trace.steps.count, task: entry.task, kind: .sleeps(wake)))
+          SchedulerTrace.Event(
+            step: state.trace.steps.count - 1, task: entry.task, kind: .sleeps(wake)))
         state.checkRealDeadline(sleep.real, ofTask: entry.task)
       }
       state.time.schedule(entry, after: sleep.delay)

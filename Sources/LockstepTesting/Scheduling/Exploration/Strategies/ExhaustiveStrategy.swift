@@ -54,6 +54,10 @@ struct ExhaustiveStrategy: ScheduleStrategy {
   private var mostWaits = 0
   /// How a shard's part is found; `nil` when the search is not split.
   private var split: SearchSplit?
+  /// The last schedule that ran in the current pass, and how many ran in it and before it.
+  private var last: ScheduleRecord?
+  private var ranInPass = 0
+  private var ranBefore = 0
 
   init(maxPreemptions: Int, limit: Int, injectsCancellation: Bool, shard: ExplorationShard? = nil) {
     self.maxPreemptions = maxPreemptions
@@ -69,6 +73,8 @@ struct ExhaustiveStrategy: ScheduleStrategy {
   mutating func next(after previous: ScheduleReport?) -> StrategyStep {
     if let previous {
       mostWaits = max(mostWaits, previous.waits)
+      last = previous.record
+      ranInPass += 1
       if split != nil {
         let next = split!.next(after: previous.record)
         (plan, findsShape) = (next?.plan, next?.findsShape ?? false)
@@ -81,6 +87,7 @@ struct ExhaustiveStrategy: ScheduleStrategy {
       let nextWait = cancelAt.map { $0 + 1 } ?? 0
       guard injectsCancellation, nextWait < mostWaits else { return .done(complete: true) }
       cancelAt = nextWait
+      (ranBefore, ranInPass, last) = (ranBefore + ranInPass, 0, nil)
       if split != nil {
         let start = split!.startPass()
         (plan, findsShape) = (start?.plan, start?.findsShape ?? false)
@@ -93,5 +100,23 @@ struct ExhaustiveStrategy: ScheduleStrategy {
     return .run(
       PlannedSchedule(
         picker: GuidedPicker(plan: plan), cancelAtWait: cancelAt, findsShape: findsShape))
+  }
+
+  /// What is left of the search, when it stops before the end (see ``SearchProgress``); `nil` for
+  /// a shard's part of a search, whose untried subtrees are mostly other shards'.
+  var progress: SearchProgress? {
+    guard split == nil else { return nil }
+    let passesLeft = injectsCancellation ? max(0, mostWaits - (cancelAt.map { $0 + 1 } ?? 0)) : 0
+    guard let last else {
+      // Between two passes: the next one is as large as the one before.
+      let passes = max(cancelAt.map { $0 + 1 } ?? 1, 1)
+      let size = ranBefore / passes
+      return SearchProgress(
+        untriedByDepth: [], passesLeft: passesLeft + 1,
+        estimatedSchedules: ranBefore + (passesLeft + 1) * size)
+    }
+    return ExhaustiveSearch.progress(
+      after: last, maxPreemptions: maxPreemptions, ranInPass: ranInPass, ranBefore: ranBefore,
+      passesLeft: passesLeft)
   }
 }

@@ -15,6 +15,7 @@ struct PinnedReplays: ScheduleStrategy {
   }
 
   var shrinksFailures: Bool { strategy.shrinksFailures }
+  var progress: SearchProgress? { strategy.progress }
 
   mutating func next(after previous: ScheduleReport?) -> StrategyStep {
     if exploring { return strategy.next(after: previous) }

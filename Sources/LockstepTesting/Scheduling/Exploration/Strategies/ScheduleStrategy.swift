@@ -19,10 +19,15 @@ protocol ScheduleStrategy {
   /// Whether a failing schedule is simplified before it is reported (not for a replay, which must
   /// report the schedule it was given).
   var shrinksFailures: Bool { get }
+
+  /// For an exhaustive search, what is left of it after the schedules so far (see
+  /// ``SearchProgress``); `nil` for the other strategies.
+  var progress: SearchProgress? { get }
 }
 
 extension ScheduleStrategy {
   var shrinksFailures: Bool { true }
+  var progress: SearchProgress? { nil }
 }
 
 /// One schedule to run: who chooses at its choice points, and where exploration cancels a task.

@@ -1,0 +1,51 @@
+import Lockstep
+import Testing
+
+@testable import LockstepTesting
+
+/// Where a Lockstep issue goes: a collector, the running framework, or — with no test framework
+/// running, as in a plain executable — standard error, never nowhere.
+@Suite(.timeLimit(.minutes(1)))
+struct IssueDestinationTests {
+  @Test func withNoFrameworkRunningAnIssueGoesToStandardError() {
+    #expect(
+      IssueDestination.choose(collecting: false, inSwiftTestingTest: false, inXCTestProcess: false)
+        == .standardError)
+  }
+
+  @Test func aCollectorComesFirstThenSwiftTestingThenXCTest() {
+    #expect(
+      IssueDestination.choose(collecting: true, inSwiftTestingTest: true, inXCTestProcess: true)
+        == .collector)
+    #expect(
+      IssueDestination.choose(collecting: false, inSwiftTestingTest: true, inXCTestProcess: true)
+        == .swiftTesting)
+    #expect(
+      IssueDestination.choose(collecting: false, inSwiftTestingTest: false, inXCTestProcess: true)
+        == .xcTest)
+  }
+
+  @Test func anXCTestProcessIsATestBundleTheXCTestToolOrAnXcodeTestHost() {
+    func isXCTest(_ executable: String, _ environment: [String: String] = [:]) -> Bool {
+      IssueDestination.isXCTestProcess(executable: executable, environment: environment)
+    }
+    #expect(isXCTest("/src/App/.build/debug/AppPackageTests.xctest"))
+    #expect(isXCTest("/Applications/Xcode.app/Contents/Developer/usr/bin/xctest"))
+    #expect(isXCTest("/Apps/App.app/App", ["XCTestConfigurationFilePath": "/tmp/x.xctestconfiguration"]))
+    #expect(!isXCTest("/src/App/.build/release/app-tool"))
+    #expect(!isXCTest("lockstep-demo"))
+    #expect(!isXCTest(""))
+    // This test binary is one (`swift test` runs a test bundle).
+    #expect(IssueDestination.inXCTestProcess)
+  }
+
+  @Test func theStandardErrorLineNamesTheLocationTheWayCompilersDo() {
+    let site = CallSite(fileID: "App/Main.swift", filePath: "/src/App/Main.swift", line: 12, column: 5)
+    #expect(
+      IssueDestination.standardErrorLine("explore found a failure", at: site, isWarning: false)
+        == "/src/App/Main.swift:12:5: error: explore found a failure\n")
+    #expect(
+      IssueDestination.standardErrorLine("nothing to explore", at: site, isWarning: true)
+        == "/src/App/Main.swift:12:5: warning: nothing to explore\n")
+  }
+}
