@@ -91,6 +91,7 @@ public func collectingIssues<Result>(
 
 /// Reports a Lockstep issue to the running test framework (or the active collector).
 func reportIssue(_ message: String, at site: CallSite) {
+  CurrentRun.noteFailure()
   let issue = ReportedIssue(message: message, site: site)
   if let collector = IssueRouting.collector {
     collector.issues.withLock { $0.append(issue) }
