@@ -74,8 +74,8 @@ struct TimelinePicture: Equatable {
   static let rowGap = 12
   static let headerLineHeight = 18
   static let characterWidth = 7.2
-  /// Characters a box line holds.
-  static let boxColumns = Int(Double(laneWidth - 2 * boxPadding - 8) / characterWidth)
+  /// Characters a box line holds, with room to spare for wider monospace fonts.
+  static let boxColumns = Int(Double(laneWidth - 2 * boxPadding - 24) / characterWidth)
   /// The most lines of actions a box shows; the rest is in its tooltip.
   static let maxBoxLines = 6
   /// Beyond this many stretches, the middle ones are left out: the first `keptAtStart` and the

@@ -26,23 +26,26 @@ enum TimelinePictureReport {
 
   /// Attaches `svg` to the running Swift Testing test (unless issues are being collected) and
   /// writes it to the `LOCKSTEP_REPORTS` folder if set; returns the line the report adds: where
-  /// the picture is, or how to get it. `label` starts the file's name (a test's name, a seed).
-  static func deliver(_ svg: String, label: String, at site: CallSite) -> String {
+  /// the picture is, or how to get it. `label` starts the file's name (a test's name, a seed);
+  /// `subject` is what it pictures, for the line.
+  static func deliver(_ svg: String, label: String, subject: String = "schedule", at site: CallSite)
+    -> String
+  {
     let attached = attach(svg, at: site)
     let folder = folderOverride.map(\.path) ?? ProcessInfo.processInfo.environment[variable]
     if let folder = folder?.trimmingCharacters(in: .whitespaces), !folder.isEmpty {
       do {
-        return "Picture of the schedule: \(try write(svg, label: label, in: folder))"
+        return "Picture of the \(subject): \(try write(svg, label: label, in: folder))"
       } catch {
-        return "Picture of the schedule: it could not be written to \(variable)=\(folder): \(error)"
+        return "Picture of the \(subject): it could not be written to \(variable)=\(folder): \(error)"
       }
     }
     if attached {
-      return "Picture of the schedule: attached to the test as \(attachmentName) (swift test "
+      return "Picture of the \(subject): attached to the test as \(attachmentName) (swift test "
         + "--attachments-path <folder> saves it), or set \(variable)=<folder> to have it written "
         + "there."
     }
-    return "Picture of the schedule: set \(variable)=<folder> to have it written there as an SVG "
+    return "Picture of the \(subject): set \(variable)=<folder> to have it written there as an SVG "
       + "file, one a failure."
   }
 
