@@ -355,6 +355,35 @@ struct TimelinePictureTests {
     #expect(document.boxes.last?.failed == true)
     #expect(document.texts.contains("Replay it with: @Test(.deterministic(seed: 3))"))
   }
+
+  @Test func aDeadlockUnderTheTraitGetsThePictureWithTheReportUnderIt() async throws {
+    let test = try #require(Test.current)
+    let attached = Locked<[String]>([])
+    let observer: @Sendable (String, String) -> Void = { _, svg in
+      attached.withLock { $0.append(svg) }
+    }
+    try await TimelinePictureReport.$attachmentObserver.withValue(observer) {
+      try await TimelinePictureReport.$folderOverride.withValue(.init(path: nil)) {
+        // Drops the warning that says where the picture is.
+        try await IssueHandlingTrait.filterIssues { _ in false }.provideScope(
+          for: test, testCase: Test.Case.current
+        ) {
+          await #expect(throws: DeterministicDeadlock.self) {
+            try await DeterministicSchedulingTrait.deterministic().provideScope(
+              for: test, testCase: Test.Case.current
+            ) {
+              try await Gate("never opened").wait()
+            }
+          }
+        }
+      }
+    }
+    let svg = try #require(attached.withLock { $0.first })
+    let document = try #require(PictureDocument.parse(svg))
+    #expect(document.lanes == ["1"])
+    #expect(document.texts.contains { $0.hasPrefix("✗ after step") && $0.contains("Deadlock") })
+    #expect(document.texts.contains("Replay it with: @Test(.deterministic())"))
+  }
 }
 
 /// `twoIncrements` without its check, for runs that must pass.
