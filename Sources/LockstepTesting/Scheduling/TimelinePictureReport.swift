@@ -31,22 +31,37 @@ enum TimelinePictureReport {
   static func deliver(_ svg: String, label: String, subject: String = "schedule", at site: CallSite)
     -> String
   {
+    deliverSayingWhetherWritten(svg, label: label, subject: subject, at: site).line
+  }
+
+  /// Like ``deliver(_:label:subject:at:)``, and says whether the `LOCKSTEP_REPORTS` folder was
+  /// set (the line then names the file, or why it could not be written).
+  static func deliverSayingWhetherWritten(
+    _ svg: String, label: String, subject: String, at site: CallSite
+  ) -> (line: String, toFolder: Bool) {
     let attached = attach(svg, at: site)
     let folder = folderOverride.map(\.path) ?? ProcessInfo.processInfo.environment[variable]
     if let folder = folder?.trimmingCharacters(in: .whitespaces), !folder.isEmpty {
       do {
-        return "Picture of the \(subject): \(try write(svg, label: label, in: folder))"
+        return ("Picture of the \(subject): \(try write(svg, label: label, in: folder))", true)
       } catch {
-        return "Picture of the \(subject): it could not be written to \(variable)=\(folder): \(error)"
+        return (
+          "Picture of the \(subject): it could not be written to \(variable)=\(folder): \(error)",
+          true
+        )
       }
     }
     if attached {
-      return "Picture of the \(subject): attached to the test as \(attachmentName) (swift test "
-        + "--attachments-path <folder> saves it), or set \(variable)=<folder> to have it written "
-        + "there."
+      return (
+        "Picture of the \(subject): attached to the test as \(attachmentName) (swift test "
+          + "--attachments-path <folder> saves it), or set \(variable)=<folder> to have it "
+          + "written there.", false
+      )
     }
-    return "Picture of the \(subject): set \(variable)=<folder> to have it written there as an SVG "
-      + "file, one a failure."
+    return (
+      "Picture of the \(subject): set \(variable)=<folder> to have it written there as an SVG "
+        + "file, one a failure.", false
+    )
   }
 
   /// Attaches the picture to the running Swift Testing test; `false` when none runs or issues

@@ -87,7 +87,8 @@
       }
     }
 
-    /// Attaches the picture of a failing run, and says where it is in a warning.
+    /// Attaches the picture of a failing run (Swift Testing says so itself) and, when
+    /// `LOCKSTEP_REPORTS` is set, writes it there and gives the file's path in a warning.
     private func attachPicture(of trace: SchedulerTrace, failure: String?, test: Test) {
       let replay = "Replay it with: @Test(.deterministic(\(seed.map { "seed: \($0)" } ?? "")))"
       let picture = TimelinePicture(
@@ -95,8 +96,9 @@
         title: "\(test.name) failed in the deterministic run started at \(site)", replay: replay,
         failures: failure.map { [$0] } ?? [])
       let label = test.name + (seed.map { "-seed-\($0)" } ?? "")
-      reportWarning(
-        TimelinePictureReport.deliver(picture.svg, label: label, subject: "run", at: site), at: site)
+      let (line, toFolder) = TimelinePictureReport.deliverSayingWhetherWritten(
+        picture.svg, label: label, subject: "run", at: site)
+      if toFolder { reportWarning(line, at: site) }
     }
   }
 

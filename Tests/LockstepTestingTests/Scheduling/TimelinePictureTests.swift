@@ -359,15 +359,20 @@ struct TimelinePictureTests {
   @Test func aDeadlockUnderTheTraitGetsThePictureWithTheReportUnderIt() async throws {
     let test = try #require(Test.current)
     let attached = Locked<[String]>([])
+    let warnings = Locked<[String]>([])
     let observer: @Sendable (String, String) -> Void = { _, svg in
       attached.withLock { $0.append(svg) }
     }
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("lockstep-pictures-\(UUID().uuidString)").path
+    defer { try? FileManager.default.removeItem(atPath: folder) }
     try await TimelinePictureReport.$attachmentObserver.withValue(observer) {
-      try await TimelinePictureReport.$folderOverride.withValue(.init(path: nil)) {
-        // Drops the warning that says where the picture is.
-        try await IssueHandlingTrait.filterIssues { _ in false }.provideScope(
-          for: test, testCase: Test.Case.current
-        ) {
+      try await TimelinePictureReport.$folderOverride.withValue(.init(path: folder)) {
+        // Keeps the warning that says where the picture is, instead of recording it.
+        try await IssueHandlingTrait.compactMapIssues { issue in
+          warnings.withLock { $0.append("\(issue)") }
+          return nil
+        }.provideScope(for: test, testCase: Test.Case.current) {
           await #expect(throws: DeterministicDeadlock.self) {
             try await DeterministicSchedulingTrait.deterministic().provideScope(
               for: test, testCase: Test.Case.current
@@ -383,6 +388,12 @@ struct TimelinePictureTests {
     #expect(document.lanes == ["1"])
     #expect(document.texts.contains { $0.hasPrefix("✗ after step") && $0.contains("Deadlock") })
     #expect(document.texts.contains("Replay it with: @Test(.deterministic())"))
+    // With LOCKSTEP_REPORTS set, the picture is written there too, and a warning says where.
+    let warning = try #require(warnings.withLock { $0.first })
+    let path = try #require(warning.components(separatedBy: "Picture of the run: ").last)
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+    #expect(path.hasPrefix(folder), "\(warning)")
+    #expect(try String(contentsOfFile: path, encoding: .utf8) == svg)
   }
 }
 
