@@ -1,3 +1,4 @@
+import Foundation
 import LockstepExamples
 import LockstepTesting
 
@@ -86,6 +87,7 @@ private func showFailure(
   print("       replay token: \(failure.token)")
   print("       the failing schedule, step by step (steps with nothing to tell are left out):")
   print(indented(failure.timeline.description, by: 7))
+  showPicture(failure, issues: issues)
   if failure.failures.contains(where: { $0.contains("stale result") }) {
     printWrapped(
       "reading it: reload 2 publishes \"Book 2\", then the late answer to reload 1 overwrites "
@@ -100,6 +102,31 @@ private func showFailure(
     outcome.healthy = false
     print("     ✘ explore reported \(issues.count) issues instead of one (a Lockstep bug):")
     printIssues(issues)
+  }
+}
+
+/// Where the failing schedule's picture is: the file `explore` wrote to `LOCKSTEP_REPORTS`, when
+/// it is set; otherwise a file the demo writes to a temporary folder.
+private func showPicture(_ failure: ExplorationFailure, issues: [ReportedIssue]) {
+  let prefix = "Picture of the schedule: "
+  let reported = issues.lazy.flatMap { $0.message.split(separator: "\n") }
+    .first { $0.hasPrefix(prefix) && $0.hasSuffix(".svg") }
+    .map { String($0.dropFirst(prefix.count)) }
+  var path = reported
+  if path == nil {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lockstep-demo")
+    let file = folder.appendingPathComponent("race-\(failure.token).svg")
+    do {
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      try Data(failure.timelineSVG.utf8).write(to: file)
+      path = file.path
+    } catch {
+      print("       (the picture could not be written: \(error))")
+    }
+  }
+  if let path {
+    print("       the same schedule as a picture (one lane per task, open it in a browser):")
+    print("         \(path)")
   }
 }
 

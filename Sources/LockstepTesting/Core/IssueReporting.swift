@@ -92,6 +92,7 @@ public func collectingIssues<Result>(
 /// Reports a Lockstep issue to the running test framework (or the active collector); with no test
 /// framework running, writes it to standard error with its location.
 func reportIssue(_ message: String, at site: CallSite) {
+  CurrentRun.noteFailure()
   let issue = ReportedIssue(message: message, site: site)
   switch destination() {
   case .collector:

@@ -41,6 +41,14 @@ public struct SchedulerTrace: Sendable, Equatable, CustomStringConvertible {
     /// let wakeUps = outcome.trace.steps.filter(\.wokeFromSleep).count
     /// ```
     public let wokeFromSleep: Bool
+    /// The index in ``SchedulerTrace/steps`` of the step that was running when this job was
+    /// handed to the run — the step that started, resumed or woke its task — or -1 when none was
+    /// (a job that came from outside the run). Not compared: a job from another thread arrives
+    /// during whichever step runs then.
+    var enqueuedAt: Int32 = -1
+
+    /// The index of the step that handed this job to the run, if a step did.
+    var enqueuedBy: Int? { enqueuedAt < 0 ? nil : Int(enqueuedAt) }
 
     /// `task 3 @MainActor at 80 ms (woke)`.
     ///
@@ -53,6 +61,16 @@ public struct SchedulerTrace: Sendable, Equatable, CustomStringConvertible {
       text += " at \(time.lockstepText)"
       if wokeFromSleep { text += " (woke)" }
       return text
+    }
+
+    /// Two steps are equal when they ran the same task's job in the same place at the same time.
+    ///
+    /// ```swift
+    /// #expect(first.trace.steps == again.trace.steps)
+    /// ```
+    public static func == (lhs: Step, rhs: Step) -> Bool {
+      lhs.task == rhs.task && lhs.isMainActor == rhs.isMainActor && lhs.time == rhs.time
+        && lhs.wokeFromSleep == rhs.wokeFromSleep
     }
   }
 
@@ -85,6 +103,8 @@ public struct SchedulerTrace: Sendable, Equatable, CustomStringConvertible {
       case note(String)
       case cancelled
       case finished
+      /// A check failed (or an issue was reported) during the step.
+      case failed
     }
     /// The index of the step in ``steps``.
     let step: Int
@@ -99,6 +119,20 @@ public struct SchedulerTrace: Sendable, Equatable, CustomStringConvertible {
   /// print(outcome.trace.timeline)
   /// ```
   public var timeline: Timeline { Timeline(self) }
+
+  /// The run as a picture, an SVG document: one lane per task, the steps down the page, an arrow
+  /// where a step of one task started or resumed another, and the steps where a check failed
+  /// marked. See <doc:FindingRaces#Read-the-picture>.
+  ///
+  /// ```swift
+  /// let outcome = try await runDeterministically(seed: 4) { await model.reloadTwice() }
+  /// try outcome.trace.svg.write(toFile: "run.svg", atomically: true, encoding: .utf8)
+  /// ```
+  public var svg: String {
+    TimelinePicture(
+      timeline: timeline, title: "Deterministic run: \(steps.count) steps", replay: nil, failures: []
+    ).svg
+  }
 
   /// The task numbers in execution order: the compact form used to compare interleavings.
   ///

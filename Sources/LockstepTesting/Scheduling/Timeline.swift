@@ -61,6 +61,12 @@ public struct Timeline: Sendable, Equatable, CustomStringConvertible {
     let arrival: String
     /// Where the step ran; `actions[0]` names it unless it is the cooperative pool.
     let executor: Executor
+    /// The number of the step that started, resumed or woke the task for this step: the step
+    /// that ran when its job was handed to the run (through the steps left out of the timeline,
+    /// to one that is in it); `nil` when none did.
+    var resumedBy: Int? = nil
+    /// Whether a check failed, or an issue was reported, in this task's work of the step.
+    var failed = false
 
     enum Executor: Equatable {
       case pool, mainActor, actor
@@ -106,12 +112,26 @@ public struct Timeline: Sendable, Equatable, CustomStringConvertible {
     func name(_ task: Int) -> String {
       trace.taskNames[task].map { "\"\($0)\"" } ?? (task == 1 ? "test body" : "task \(task)")
     }
+    // Whether each step is in the timeline, and what started, resumed or woke its job.
+    var shown = [Bool](repeating: false, count: trace.steps.count)
+    func resumer(of index: Int) -> Int? {
+      var resumer = trace.steps[index].enqueuedBy
+      while let step = resumer, step < index, !shown[step] { resumer = trace.steps[step].enqueuedBy }
+      return resumer.flatMap { $0 < index ? $0 + 1 : nil }
+    }
     for (index, step) in trace.steps.enumerated() {
       // The tasks of the step, in order: the job's own task, then any task whose work an actor's
       // job ran (known from its events).
       let events = eventsByStep[index] ?? []
       var tasks: [Int] = step.task.map { [$0] } ?? []
-      for event in events where !tasks.contains(event.task) { tasks.append(event.task) }
+      // A failure during a job that is not a task's (no task to show it on) marks the step's
+      // first task instead.
+      for event in events where !tasks.contains(event.task) {
+        if event.task == 0 && event.kind == .failed { continue }
+        tasks.append(event.task)
+      }
+      shown[index] = !tasks.isEmpty
+      let resumedBy = tasks.isEmpty ? nil : resumer(of: index)
       for (position, task) in tasks.enumerated() {
         let arrival =
           seen.insert(task).inserted
@@ -119,13 +139,16 @@ public struct Timeline: Sendable, Equatable, CustomStringConvertible {
         let executor: Entry.Executor =
           task != step.task ? .actor : step.isMainActor ? .mainActor : .pool
         var actions = [arrival + executor.suffix]
-        for event in events where event.task == task {
+        var failed = false
+        for event in events
+        where event.task == task || (event.task == 0 && event.kind == .failed && position == 0) {
           switch event.kind {
           case .waits(let what): actions.append("waits for \(what.text)")
           case .sleeps(let until): actions.append("sleeps until " + Timeline.format(until))
           case .note(let text): actions.append(text)
           case .cancelled: actions.append("is cancelled here (injected by explore)")
           case .finished: actions.append("finished")
+          case .failed: failed = true
           }
         }
         // One actor job ran the work of several tasks: the step number repeats, and says why.
@@ -133,7 +156,7 @@ public struct Timeline: Sendable, Equatable, CustomStringConvertible {
         entries.append(
           Entry(
             step: index + 1, task: task, taskName: name(task), time: step.time, actions: actions,
-            arrival: arrival, executor: executor))
+            arrival: arrival, executor: executor, resumedBy: resumedBy, failed: failed))
       }
     }
     self.entries = entries
@@ -151,6 +174,30 @@ public struct Timeline: Sendable, Equatable, CustomStringConvertible {
   /// //  4–8. "reload 1"  started, loader answers request 1
   /// ```
   public var description: String {
+    let stretches = self.stretches
+    let nameWidth = entries.map(\.taskName.count).max() ?? 0
+    let stepWidth = stretches.map(\.steps.count).max() ?? 0
+    let showsTime = entries.contains { $0.time > .zero }
+    return stretches.map { stretch in
+      String(repeating: " ", count: stepWidth - stretch.steps.count) + stretch.steps
+        + stretch.entry.line(nameWidth: nameWidth, showsTime: showsTime, numbered: false)
+    }.joined(separator: "\n")
+  }
+
+  /// Consecutive steps of one task at one virtual time, told as one line of ``description``.
+  struct Stretch {
+    /// The entries of the stretch, in order; at least one.
+    let entries: [Entry]
+    /// The stretch as one entry: the first entry, with the actions of all of them.
+    let entry: Entry
+    /// `4.` or `4–6.`.
+    var steps: String {
+      entries.count == 1 ? "\(entry.step)." : "\(entry.step)–\(entries[entries.count - 1].step)."
+    }
+  }
+
+  /// The entries, folded into stretches of one task at one virtual time.
+  var stretches: [Stretch] {
     var groups: [[Entry]] = []
     for entry in entries {
       if let last = groups.last?.last, last.task == entry.task, last.time == entry.time {
@@ -159,7 +206,7 @@ public struct Timeline: Sendable, Equatable, CustomStringConvertible {
         groups.append([entry])
       }
     }
-    let lines = groups.map { group -> (steps: String, entry: Entry) in
+    return groups.map { group in
       let first = group[0]
       var actions = first.actions
       // A stretch that hops between executors names none of them.
@@ -167,22 +214,13 @@ public struct Timeline: Sendable, Equatable, CustomStringConvertible {
       for entry in group.dropFirst() {
         actions += entry.arrival == "resumed" ? Array(entry.actions.dropFirst()) : entry.actions
       }
-      let steps =
-        group.count == 1 ? "\(first.step)." : "\(first.step)–\(group[group.count - 1].step)."
-      return (
-        steps,
-        Entry(
+      return Stretch(
+        entries: group,
+        entry: Entry(
           step: first.step, task: first.task, taskName: first.taskName, time: first.time,
-          actions: actions, arrival: first.arrival, executor: first.executor)
-      )
+          actions: actions, arrival: first.arrival, executor: first.executor,
+          resumedBy: first.resumedBy, failed: group.contains(where: \.failed)))
     }
-    let nameWidth = entries.map(\.taskName.count).max() ?? 0
-    let stepWidth = lines.map(\.steps.count).max() ?? 0
-    let showsTime = entries.contains { $0.time > .zero }
-    return lines.map { steps, entry in
-      String(repeating: " ", count: stepWidth - steps.count) + steps
-        + entry.line(nameWidth: nameWidth, showsTime: showsTime, numbered: false)
-    }.joined(separator: "\n")
   }
 
   /// Adds a line to the timeline of the deterministic run this code runs in, on the step of the

@@ -46,7 +46,8 @@
 
     /// Runs the test case inside
     /// ``withDeterministicScheduling(seed:timeout:gracePeriod:fileID:filePath:line:column:_:)``.
-    /// A deadlock fails the test with the scheduler's report.
+    /// A deadlock fails the test with the scheduler's report. A failing test gets the picture of
+    /// its run attached, `lockstep-timeline.svg` (see ``SchedulerTrace/svg``).
     ///
     /// ```swift
     /// @Test(.deterministic()) func loads() async { await model.load() }
@@ -55,10 +56,49 @@
       for test: Test, testCase: Test.Case?,
       performing function: @Sendable () async throws -> Void
     ) async throws {
-      // The test function is non-escaping; like every entry point's body, it is lent to the run
-      // (`LentBody`), which also handles a test that deadlocks beyond cancellation.
-      _ = try await runDeterministically(
-        seed: seed, timeout: .seconds(60), gracePeriod: gracePeriod, site: site, function)
+      // Sees the test's failures as they are recorded, to mark the step of the run they happen
+      // in and to know to attach the picture.
+      let failed = Locked(false)
+      let trace = Locked<SchedulerTrace?>(nil)
+      let watcher = IssueHandlingTrait.compactMapIssues { issue in
+        if issue.isFailure {
+          CurrentRun.noteFailure()
+          failed.withLock { $0 = true }
+        }
+        return issue
+      }
+      do {
+        try await watcher.provideScope(for: test, testCase: testCase) {
+          // The test function is non-escaping; like every entry point's body, it is lent to the
+          // run (`LentBody`), which also handles a test that deadlocks beyond cancellation.
+          let outcome = try await runDeterministically(
+            seed: seed, timeout: .seconds(60), gracePeriod: gracePeriod, site: site, function)
+          trace.withLock { $0 = outcome.trace }
+        }
+      } catch let deadlock as DeterministicDeadlock {
+        attachPicture(of: deadlock.trace, failure: "\(deadlock)", test: test)
+        throw deadlock
+      } catch let sleep as RealClockSleep {
+        attachPicture(of: sleep.trace, failure: "\(sleep)", test: test)
+        throw sleep
+      }
+      if failed.withLock({ $0 }), let trace = trace.withLock({ $0 }) {
+        attachPicture(of: trace, failure: nil, test: test)
+      }
+    }
+
+    /// Attaches the picture of a failing run (Swift Testing says so itself) and, when
+    /// `LOCKSTEP_REPORTS` is set, writes it there and gives the file's path in a warning.
+    private func attachPicture(of trace: SchedulerTrace, failure: String?, test: Test) {
+      let replay = "Replay it with: @Test(.deterministic(\(seed.map { "seed: \($0)" } ?? "")))"
+      let picture = TimelinePicture(
+        timeline: trace.timeline,
+        title: "\(test.name) failed in the deterministic run started at \(site)", replay: replay,
+        failures: failure.map { [$0] } ?? [])
+      let label = test.name + (seed.map { "-seed-\($0)" } ?? "")
+      let (line, toFolder) = TimelinePictureReport.deliverSayingWhetherWritten(
+        picture.svg, label: label, subject: "run", at: site)
+      if toFolder { reportWarning(line, at: site) }
     }
   }
 

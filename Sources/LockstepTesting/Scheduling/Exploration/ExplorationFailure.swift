@@ -199,6 +199,37 @@ public struct ExplorationFailure: Sendable, Equatable, CustomStringConvertible {
     return "pinned: [\(tokens.joined(separator: ", "))]"
   }
 
+  /// The reported schedule as a picture, an SVG document: one lane per task, the steps down the
+  /// page, an arrow where a step of one task started or resumed another, the failed check marked,
+  /// and the replay line at the top. See <doc:FindingRaces#Read-the-picture>.
+  ///
+  /// ```swift
+  /// if let failure = result.failure {
+  ///   try failure.timelineSVG.write(toFile: "race.svg", atomically: true, encoding: .utf8)
+  /// }
+  /// ```
+  public var timelineSVG: String {
+    TimelinePicture(timeline: timeline, title: headline, replay: replayLine, failures: failures).svg
+  }
+
+  /// The report's first line.
+  var headline: String {
+    if let pinnedToken {
+      "explore \(title): the pinned token \"\(pinnedToken)\" fails again: the failure it was "
+        + "pinned for is back."
+    } else if let shard {
+      "explore \(title) found a failing schedule (schedule \(schedule) of shard \(shard))."
+    } else {
+      "explore \(title) found a failing schedule (schedule \(schedule))."
+    }
+  }
+
+  /// `Replay it exactly with: .replay("L2.…")`.
+  var replayLine: String {
+    "Replay it exactly with: .replay(\"\(token)\")"
+      + (shard == nil ? "" : " (in any shard, or with no shard set)")
+  }
+
   /// The whole report: schedule (and shard), what failed, replay token, whether the replay before
   /// the report reproduced it, the line that pins it, shrinking, timeline; and, once, when hashing
   /// is not deterministic in the process, that a `Set` or `Dictionary` can then change the
@@ -208,20 +239,9 @@ public struct ExplorationFailure: Sendable, Equatable, CustomStringConvertible {
   /// print(failure)
   /// ```
   public var description: String {
-    let header =
-      if let pinnedToken {
-        "explore \(title): the pinned token \"\(pinnedToken)\" fails again: the failure it was "
-          + "pinned for is back."
-      } else if let shard {
-        "explore \(title) found a failing schedule (schedule \(schedule) of shard \(shard))."
-      } else {
-        "explore \(title) found a failing schedule (schedule \(schedule))."
-      }
-    var lines = [header, "What failed:"]
+    var lines = [headline, "What failed:"]
     lines += failures.map { "  - " + $0.replacingNewlines(with: "\n    ") }
-    lines.append(
-      "Replay it exactly with: .replay(\"\(token)\")"
-        + (shard == nil ? "" : " (in any shard, or with no shard set)"))
+    lines.append(replayLine)
     if let line = replay.line { lines.append(line) }
     if pinnedToken == nil && replay == .reproduced {
       lines.append(

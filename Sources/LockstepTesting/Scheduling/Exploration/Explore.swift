@@ -31,7 +31,8 @@
 /// When a schedule fails, it is shrunk to a simpler schedule that fails the same way (the first
 /// failure at the same place), replayed once from its token, and reported once, at this call,
 /// with the failures of that schedule, its replay token, whether the replay reproduced it, and its
-/// timeline (under Swift Testing the timeline is also attached to the test); the failures of the
+/// timeline (under Swift Testing the timeline and its picture, `lockstep-timeline.svg`, are also
+/// attached to the test; with `LOCKSTEP_REPORTS` set, the picture is written there); the failures of the
 /// schedules themselves are held back. Under XCTest, assertion failures of the failing schedules
 /// are reported as they happen as well — XCTest cannot hold them back.
 ///
@@ -206,7 +207,9 @@ extension ExplorationResult {
 }
 
 private func report(_ failure: ExplorationFailure, at site: CallSite) {
-  reportIssue(failure.description, at: site)
+  let picture = TimelinePictureReport.deliver(
+    failure.timelineSVG, label: TimelinePictureReport.label(at: site), at: site)
+  reportIssue(failure.description + "\n" + picture, at: site)
   #if canImport(Testing)
     if IssueRouting.collector == nil && Test.current != nil {
       Attachment.record(

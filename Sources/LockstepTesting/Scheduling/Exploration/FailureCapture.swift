@@ -19,6 +19,7 @@ final class FailureCapture: Sendable {
   let lockstepIssues = IssueCollector()
 
   func record(_ message: String, at site: String?) {
+    CurrentRun.noteFailure()
     messages.withLock { $0.append(Captured(message: message, site: site)) }
   }
 

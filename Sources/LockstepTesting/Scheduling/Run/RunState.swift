@@ -129,7 +129,8 @@ struct RunState<Job: SchedulableJob> {
       return .quarantined
     case .running:
       let task = job.taskID.map { tasks.number(registering: $0) } ?? 0
-      store(&self, RunEntry(job: job, task: task))
+      let enqueuedAt = runningTask == nil ? -1 : Int32(clamping: trace.steps.count - 1)
+      store(&self, RunEntry(job: job, task: task, enqueuedAt: enqueuedAt))
       defer { drainWaiting = false }
       return .accepted(wake: drainWaiting)
     }
@@ -171,7 +172,7 @@ struct RunState<Job: SchedulableJob> {
     trace.steps.append(
       SchedulerTrace.Step(
         task: task == 0 ? nil : task, isMainActor: entry.job.isMainActor, time: time.now,
-        wokeFromSleep: woke))
+        wokeFromSleep: woke, enqueuedAt: entry.enqueuedAt))
     return .run(entry.job)
   }
 
@@ -197,6 +198,12 @@ struct RunState<Job: SchedulableJob> {
     trace.events.append(
       SchedulerTrace.Event(step: trace.steps.count - 1, task: task, kind: .cancelled))
     return true
+  }
+
+  /// A check failed, or an issue was reported, while the running step ran.
+  mutating func noteFailure(byTask id: UInt64?) {
+    guard let task = eventTask(id), !trace.steps.isEmpty else { return }
+    trace.events.append(SchedulerTrace.Event(step: trace.steps.count - 1, task: task, kind: .failed))
   }
 
   /// The running task finished (a task of a `TestTaskFactory`, or the body).

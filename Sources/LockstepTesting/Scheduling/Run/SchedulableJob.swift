@@ -12,4 +12,7 @@ protocol SchedulableJob {
 struct RunEntry<Job: SchedulableJob> {
   let job: Job
   let task: Int
+  /// The index of the step that was running when the job was handed to the run (it resumed,
+  /// started or woke the job's task), or -1 when no step was (a job from outside the run).
+  var enqueuedAt: Int32 = -1
 }

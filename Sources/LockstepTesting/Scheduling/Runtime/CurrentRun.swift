@@ -38,6 +38,11 @@ enum CurrentRun {
     DrainThread.current?.noteFinished()
   }
 
+  /// Marks the running step as the one where a check failed (for the picture of the run).
+  static func noteFailure() {
+    DrainThread.current?.noteFailure()
+  }
+
   /// Adds a line to the running task's step of the run's timeline.
   static func note(_ text: @autoclosure () -> String) {
     DrainThread.current?.note(text())

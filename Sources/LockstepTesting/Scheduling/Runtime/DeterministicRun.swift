@@ -129,6 +129,12 @@ final class DeterministicRun: @unchecked Sendable {
     state.withLock { $0.noteCreated(taskID: taskID, name: name, at: site) }
   }
 
+  /// A check failed in the running step. Drain thread only.
+  func noteFailure() {
+    let id = currentTaskRecordingName()
+    state.withLock { $0.noteFailure(byTask: id) }
+  }
+
   /// The running task finished. Drain thread only.
   func noteFinished() {
     let id = currentTaskRecordingName()
