@@ -129,7 +129,8 @@ struct RunState<Job: SchedulableJob> {
       return .quarantined
     case .running:
       let task = job.taskID.map { tasks.number(registering: $0) } ?? 0
-      if !unseenCreations.isEmpty, let id = job.taskID, let creation = unseenCreations.removeValue(forKey: id) {
+      if !unseenCreations.isEmpty, let id = job.taskID, let creation = unseenCreations.removeValue(forKey: id)
+      {
         apply(creation, toTask: task, id: id)
       }
       store(&self, RunEntry(job: job, task: task))
@@ -314,8 +315,11 @@ struct RunState<Job: SchedulableJob> {
   private mutating func apply(_ creation: TaskCreation, toTask number: Int, id: UInt64) {
     if tasks[number].origin == nil {
       tasks[number].origin = creation.origin
-      if trace.taskOrigins.isEmpty { trace.taskOrigins.reserveCapacity(8) }
-      trace.taskOrigins[number] = creation.origin
+      // A timeline names a task by its name when it has one, by its origin otherwise.
+      if creation.name == nil {
+        if trace.taskOrigins.isEmpty { trace.taskOrigins.reserveCapacity(8) }
+        trace.taskOrigins[number] = creation.origin
+      }
     }
     // A task's name is known now, `nil` included: it is not looked up again.
     recordName(creation.name, forTask: id)

@@ -203,7 +203,9 @@ struct RunStateTaskCreationTests {
   @Test func tasksCreatedInARunThatNeverReachItAreRememberedBoundedly() {
     var state = RunState<FakeJob>(order: .fifo)
     _ = state.enqueue(FakeJob(1))
-    for id in UInt64(2)..<10_000 { state.noteCreated(taskID: id, TaskCreation(name: "elsewhere", origin: origin)) }
+    for id in UInt64(2)..<10_000 {
+      state.noteCreated(taskID: id, TaskCreation(name: "elsewhere", origin: origin))
+    }
     #expect(state.unseenCreationCount == RunState<FakeJob>.unseenCreationLimit)
     // The run's end lets them go.
     _ = state.finish()
