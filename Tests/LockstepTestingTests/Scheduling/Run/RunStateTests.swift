@@ -197,7 +197,12 @@ struct RunStateTaskCreationTests {
     _ = state.enqueue(FakeJob(8))
     #expect(state.unseenCreationCount == 0)
     #expect(state.trace.taskNames == [2: "worker"])
-    #expect(state.trace.taskOrigins == [2: origin])
+    // A timeline names a named task by its name; a report also says where it was created.
+    #expect(state.trace.taskOrigins.isEmpty)
+    #expect(state.taskDescriptions().contains { $0.hasPrefix("task 2 \"worker\" (created in 0x1000)") })
+    state.noteCreated(taskID: 9, TaskCreation(name: nil, origin: origin))
+    _ = state.enqueue(FakeJob(9))
+    #expect(state.trace.taskOrigins == [3: origin])
   }
 
   @Test func tasksCreatedInARunThatNeverReachItAreRememberedBoundedly() {
