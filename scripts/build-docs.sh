@@ -41,7 +41,12 @@ triple=$(swift -print-target-info | sed -n 's/^ *"triple": "\(.*\)",*$/\1/p' | h
 
 echo "== building Lockstep and LockstepTesting (debug, scratch path $scratch)"
 swift build --target LockstepTesting --scratch-path "$scratch"
-modules=$(swift build --target LockstepTesting --scratch-path "$scratch" --show-bin-path)/Modules
+bin=$(swift build --target LockstepTesting --scratch-path "$scratch" --show-bin-path)
+modules=$bin/Modules
+# LockstepTesting imports the C target LockstepInterposition: its module map, which SwiftPM
+# generates into the build directory, has to be found when the module is loaded.
+clang_modules=(-Xcc "-fmodule-map-file=$bin/LockstepInterposition.build/module.modulemap"
+  -Xcc "-I$root/Sources/LockstepInterposition/include")
 
 rm -rf "$graphs" "$site"
 mkdir -p "$site"
@@ -57,7 +62,7 @@ for module in Lockstep LockstepTesting; do
   swift symbolgraph-extract \
     -module-name "$module" -I "$modules" -target "$triple" \
     -minimum-access-level public -skip-synthesized-members -emit-extension-block-symbols \
-    "${reexported[@]}" -output-dir "$graphs/$module"
+    "${reexported[@]}" "${clang_modules[@]}" -output-dir "$graphs/$module"
 
   echo "== docc convert $module"
   log=$site/$module.log

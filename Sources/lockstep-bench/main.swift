@@ -23,6 +23,7 @@ let cases: [BenchmarkCase] = onlySelected([
   autoAdvancingClockCase(quick: quick),
   runCostCase(quick: quick),
   clockReadCase(quick: quick),
+  taskCreationCase(quick: quick),
   schedulerCase(quick: quick),
   testQueueCase(quick: quick),
   explorationCase(quick: quick),

@@ -1,10 +1,11 @@
 // What Lockstep's Swift code asks of the C library calls it stands in for: the clocks a
-// deterministic run makes virtual on its own thread, and the hashing parameters it sets before
-// `main`. The definitions are Linux-only; elsewhere every function here reports "not in effect".
+// deterministic run makes virtual on its own thread, the hashing parameters it sets before
+// `main`, and the task creations a run's jobs make. The definitions are Linux-only; elsewhere every function here reports "not in effect".
 #ifndef LOCKSTEP_INTERPOSITION_H
 #define LOCKSTEP_INTERPOSITION_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /// The number of clock ids a run's virtual clocks cover (Linux's 0 to 11).
@@ -67,5 +68,50 @@ enum LockstepHashing {
 
 /// What Lockstep did about hashing before `main` (Linux; `lockstep_hashing_untouched` elsewhere).
 enum LockstepHashing lockstep_hashing_setup(void);
+
+/// How many return addresses of the creating frames a task creation records.
+#define LOCKSTEP_CREATION_FRAMES 4
+
+/// One task creation, as `swift_task_create` saw it.
+typedef struct lockstep_created_task {
+  /// The new task: the address of its first job, as an executor sees it.
+  const void *task;
+  /// Its name, valid only during the observer's call; `NULL` for a task without one.
+  const char *name;
+  /// The return addresses of the creating frames, innermost first (the first is in the function
+  /// that called `swift_task_create`); 0 past the last one read.
+  uintptr_t callers[LOCKSTEP_CREATION_FRAMES];
+} lockstep_created_task;
+
+/// Receives the task creations of a thread that set a context (`lockstep_task_creation_enter`),
+/// during the creating call.
+typedef void (*lockstep_task_creation_observer)(void *context, const lockstep_created_task *task);
+
+/// Whether this build defines `swift_task_create` (Linux). Whether the definition is the one task
+/// creation calls, and reads what it expects, is what the probe checks.
+bool lockstep_task_creation_interposable(void);
+
+/// Sets the function that receives observed creations (once, before any context is entered).
+void lockstep_task_creation_set_observer(lockstep_task_creation_observer observer);
+
+/// Makes the calling thread report the tasks it creates with `context` (`NULL`: report none);
+/// returns the context it had.
+void *lockstep_task_creation_enter(void *context);
+
+/// Starts the probe on the calling thread: the next task it creates is recorded, not reported.
+/// Returns the context to hand to `lockstep_task_creation_probe_end`.
+void *lockstep_task_creation_probe_begin(void);
+
+/// Ends the probe: whether the task it recorded is `task`, named `name` (`NULL`: no name), and
+/// was created by code in the image that holds `image`. Restores the thread's context.
+bool lockstep_task_creation_probe_end(
+  void *previous, const void *task, const char *name, const void *image);
+
+/// The hook's own work for one creation outside runs, around a runtime that creates nothing
+/// (what the bench measures; 0 inside a run).
+uintptr_t lockstep_task_creation_measure_hook(size_t flags);
+
+/// That runtime called directly: the bench's baseline for `lockstep_task_creation_measure_hook`.
+uintptr_t lockstep_task_creation_measure_direct(size_t flags);
 
 #endif

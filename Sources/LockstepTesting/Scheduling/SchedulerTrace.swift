@@ -86,6 +86,9 @@ public struct SchedulerTrace: Sendable, Equatable, CustomStringConvertible {
   /// print(outcome.trace.taskNames[2] ?? "unnamed")   // "load profile"
   /// ```
   public internal(set) var taskNames: [Int: String] = [:]
+  /// Where the run's unnamed tasks were created, by task number, for the tasks the runtime's task
+  /// creation reported (``TaskCreationHook``).
+  var taskOrigins: [Int: TaskOrigin] = [:]
   /// Whether the run's jobs read virtual time from `ContinuousClock.now`, `SuspendingClock.now`
   /// and `Date()` (``VirtualNow``); when `false`, they read the real clocks and each sleep's
   /// duration was recovered from real-clock readings.

@@ -37,7 +37,8 @@ public struct Timeline: Sendable, Equatable, CustomStringConvertible {
     /// let bodySteps = timeline.entries.filter { $0.task == 1 }
     /// ```
     public let task: Int
-    /// How the timeline names the task: `test body`, its name in quotes, or `task 3`.
+    /// How the timeline names the task: `test body`, its name in quotes, or `task 3`, followed by
+    /// where it was created when the run knows (`task 3 (created in startWorkers() at …)`).
     ///
     /// ```swift
     /// print(timeline.entries[0].taskName)   // "test body"
@@ -110,7 +111,9 @@ public struct Timeline: Sendable, Equatable, CustomStringConvertible {
     var seen: Set<Int> = []
     var entries: [Entry] = []
     func name(_ task: Int) -> String {
-      trace.taskNames[task].map { "\"\($0)\"" } ?? (task == 1 ? "test body" : "task \(task)")
+      if let name = trace.taskNames[task] { return "\"\(name)\"" }
+      if task == 1 { return "test body" }
+      return trace.taskOrigins[task].map { "task \(task) (created in \($0))" } ?? "task \(task)"
     }
     // Whether each step is in the timeline, and what started, resumed or woke its job.
     var shown = [Bool](repeating: false, count: trace.steps.count)

@@ -35,6 +35,8 @@ struct RunState<Job: SchedulableJob> {
   private var time = VirtualTime<RunEntry<Job>>()
   private var timers = RunTimers()
   private var tasks = TaskRecords()
+  /// Tasks created in the run whose first job has not reached it yet, by runtime id.
+  private var unseenCreations: [UInt64: TaskCreation] = [:]
   private var cancellation: InjectedCancellation
   private(set) var trace = SchedulerTrace()
   private(set) var bodyFinished = false
@@ -130,6 +132,10 @@ struct RunState<Job: SchedulableJob> {
     case .running:
       let task = job.taskID.map { tasks.number(registering: $0) } ?? 0
       let enqueuedAt = runningTask == nil ? -1 : Int32(clamping: trace.steps.count - 1)
+      if !unseenCreations.isEmpty, let id = job.taskID, let creation = unseenCreations.removeValue(forKey: id)
+      {
+        apply(creation, toTask: task, id: id)
+      }
       store(&self, RunEntry(job: job, task: task, enqueuedAt: enqueuedAt))
       defer { drainWaiting = false }
       return .accepted(wake: drainWaiting)
@@ -266,6 +272,7 @@ struct RunState<Job: SchedulableJob> {
     jobs: [(job: Job, remaining: Duration)], timers: [(id: UInt64, remaining: Duration)]
   ) {
     phase = .finished
+    unseenCreations = [:]
     let waiting = ready.removeAll().map { (job: $0.job, remaining: Duration.zero) }
     let sleeping = time.removeAll().map { (job: $0.job.job, remaining: $0.remaining) }
     return (waiting + sleeping, timers.moveToRealTime(now: time.now))
@@ -275,6 +282,7 @@ struct RunState<Job: SchedulableJob> {
   /// kept and never run.
   mutating func quarantineAll() {
     phase = .quarantined
+    unseenCreations = [:]
     quarantine += ready.removeAll().map(\.job)
     quarantine += time.removeAll().map(\.job.job)
   }
@@ -286,8 +294,44 @@ struct RunState<Job: SchedulableJob> {
   func taskDescription(_ task: Int) -> String {
     var text = "task \(task)"
     if let name = tasks[task].name { text += " \"\(name)\"" }
-    if let createdAt = tasks[task].createdAt { text += " (created at \(createdAt))" }
+    if let createdAt = tasks[task].createdAt {
+      text += " (created at \(createdAt))"
+    } else if let origin = tasks[task].origin {
+      text += " (created in \(origin))"
+    }
     return text
+  }
+
+  /// The runtime created the task with runtime id `id` while one of the run's jobs ran
+  /// (``TaskCreationHook``). A task whose first job has not reached the run yet is remembered
+  /// until it does, at most ``unseenCreationLimit`` of them.
+  mutating func noteCreated(taskID id: UInt64, _ creation: TaskCreation) {
+    guard phase == .running else { return }
+    if let number = tasks.number(of: id) {
+      apply(creation, toTask: number, id: id)
+    } else if unseenCreations.count < Self.unseenCreationLimit {
+      unseenCreations[id] = creation
+    }
+  }
+
+  /// The most tasks created in a run whose first job has not reached it that the run remembers:
+  /// a task that runs elsewhere (on an executor it prefers) never reaches it.
+  static var unseenCreationLimit: Int { 256 }
+
+  /// How many tasks created in the run have not reached it yet.
+  var unseenCreationCount: Int { unseenCreations.count }
+
+  private mutating func apply(_ creation: TaskCreation, toTask number: Int, id: UInt64) {
+    if tasks[number].origin == nil {
+      tasks[number].origin = creation.origin
+      // A timeline names a task by its name when it has one, by its origin otherwise.
+      if creation.name == nil {
+        if trace.taskOrigins.isEmpty { trace.taskOrigins.reserveCapacity(8) }
+        trace.taskOrigins[number] = creation.origin
+      }
+    }
+    // A task's name is known now, `nil` included: it is not looked up again.
+    recordName(creation.name, forTask: id)
   }
 
   /// A task factory created the task with runtime id `id` at `site`, named `name`.

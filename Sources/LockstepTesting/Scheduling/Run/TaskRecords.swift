@@ -111,6 +111,8 @@ struct TaskRecord: Sendable {
   var finished = false
   /// Where it was created, when a task factory said so.
   var createdAt: CallSite?
+  /// Where it was created, as the runtime's task creation saw it (``TaskCreationHook``).
+  var origin: TaskOrigin?
   /// The real-clock deadline of its latest sleep, and whether that sleep has ended.
   var lastRealSleep: RealDeadline?
   var lastSleepEnded = false
@@ -119,7 +121,11 @@ struct TaskRecord: Sendable {
     var text = "task \(number)"
     if let name { text += " \"\(name)\"" }
     if isBody { text += " (the body)" }
-    if let createdAt { text += " (created at \(createdAt))" }
+    if let createdAt {
+      text += " (created at \(createdAt))"
+    } else if let origin {
+      text += " (created in \(origin))"
+    }
     if finished { return text + ": finished" }
     if jobsRun == 0 { return text + ": never ran" }
     if let waitingOn { text += ": suspended, waiting for \(waitingOn.text);" } else { text += ":" }

@@ -175,7 +175,7 @@ final class DeterministicRun: @unchecked Sendable {
       progress.deadline = RealTime.now + FailureBoundScale.scaled(timeout)
       ActiveRuns.add(self)
     }
-    let stop = DrainThread.with(self) { runJobs(budget: budget) }
+    let stop = DrainThread.with(self) { TaskCreationHook.observing(self) { runJobs(budget: budget) } }
     switch stop {
     case .budgetSpent: return nil
     case .finished: return finish()

@@ -42,6 +42,8 @@ enum RuntimeHooks {
     }
     #if compiler(>=6.3)
       if #available(LockstepCustomExecutors , *) {
+        // The probe's tasks go to the platform's executors, before any run can see them.
+        _ = TaskCreationHook.isInEffect
         _ = Installed.defaultExecutor
         _ = Installed.mainExecutor
         _createExecutors(factory: LockstepExecutorFactory.self)

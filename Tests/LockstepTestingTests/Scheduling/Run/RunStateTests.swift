@@ -184,3 +184,38 @@ struct RunStateTests {
     #expect(state.trace.taskNames == [2: "worker"])
   }
 }
+
+@Suite(.timeLimit(.minutes(1)))
+struct RunStateTaskCreationTests {
+  private let origin = TaskOrigin(first: 0x1000, second: 0, third: 0, fourth: 0)
+
+  @Test func aTaskCreatedBeforeItsFirstJobArrivesIsNamedWhenItArrives() {
+    var state = RunState<FakeJob>(order: .fifo)
+    _ = state.enqueue(FakeJob(7))
+    state.noteCreated(taskID: 8, TaskCreation(name: "worker", origin: origin))
+    #expect(state.unseenCreationCount == 1)
+    _ = state.enqueue(FakeJob(8))
+    #expect(state.unseenCreationCount == 0)
+    #expect(state.trace.taskNames == [2: "worker"])
+    // A timeline names a named task by its name; a report also says where it was created.
+    #expect(state.trace.taskOrigins.isEmpty)
+    #expect(state.taskDescriptions().contains { $0.hasPrefix("task 2 \"worker\" (created in 0x1000)") })
+    state.noteCreated(taskID: 9, TaskCreation(name: nil, origin: origin))
+    _ = state.enqueue(FakeJob(9))
+    #expect(state.trace.taskOrigins == [3: origin])
+  }
+
+  @Test func tasksCreatedInARunThatNeverReachItAreRememberedBoundedly() {
+    var state = RunState<FakeJob>(order: .fifo)
+    _ = state.enqueue(FakeJob(1))
+    for id in UInt64(2)..<10_000 {
+      state.noteCreated(taskID: id, TaskCreation(name: "elsewhere", origin: origin))
+    }
+    #expect(state.unseenCreationCount == RunState<FakeJob>.unseenCreationLimit)
+    // The run's end lets them go.
+    _ = state.finish()
+    #expect(state.unseenCreationCount == 0)
+    state.noteCreated(taskID: 20_000, TaskCreation(name: "late", origin: origin))
+    #expect(state.unseenCreationCount == 0)
+  }
+}
