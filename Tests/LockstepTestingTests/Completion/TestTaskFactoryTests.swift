@@ -161,7 +161,7 @@ struct TestTaskFactoryTests {
       let waiter = Task { try await tasks.waitUntilIdle() }
       // A sleep in the run's virtual time: it ends only once no job is ready, so every other
       // task has run until it suspended — the waiter inside `waitUntilIdle`.
-      try await Task.sleep(for: .seconds(1))
+      try await Task.sleep(for: .seconds(1))  // virtual time
       waiter.cancel()
       await #expect(throws: CancellationError.self) { try await waiter.value }
       #expect(tasks.unfinishedCount == 1)

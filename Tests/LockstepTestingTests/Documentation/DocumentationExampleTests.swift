@@ -611,9 +611,9 @@ struct WhichWorkRunsNextExamples {
   func entriesExpireAfterTenMinutes() async throws {
     let cache = TokenCache(lifetime: .seconds(600))  // reads Date() itself: nothing injected
     cache.store("abc")
-    try await Task.sleep(for: .seconds(599))
+    try await Task.sleep(for: .seconds(599))  // virtual time
     #expect(cache.token == "abc")
-    try await Task.sleep(for: .seconds(1))
+    try await Task.sleep(for: .seconds(1))  // virtual time
     #expect(cache.token == nil)  // 600 s later, to the nanosecond
   }
 
@@ -623,7 +623,7 @@ struct WhichWorkRunsNextExamples {
       let start = ContinuousClock.now
       let deadline = start + .milliseconds(80)
       while ContinuousClock.now < deadline {
-        try await Task.sleep(until: deadline, clock: .continuous)
+        try await Task.sleep(until: deadline, clock: .continuous)  // virtual time
       }
       #expect(start.duration(to: .now) == .milliseconds(80))  // exactly
     }

@@ -191,7 +191,7 @@
         let tasks = TestTaskFactory()
         screen.isLoading = true
         tasks.task {
-          await Task.yield()
+          await Task.yield()  // allowed: a choice point of the seeded run
           screen.items = ["a"]
           screen.isLoading = false
         }
