@@ -71,11 +71,12 @@ __attribute__((constructor)) static void lockstep_make_hashing_deterministic(voi
     hashing_setup = lockstep_hashing_not_main_executable;
     return;
   }
-  // With the runtime linked into the executable too (`--static-swift-stdlib`), its initializer may
-  // run after this one and would draw random seeds again: it reads the variable instead.
+  // With the runtime linked into the executable too (`--static-swift-stdlib`), its initializer runs
+  // after this one and draws its seeds again (checked: setting the variable here does not reach it).
   uintptr_t parameters = (uintptr_t)&_swift_stdlib_Hashing_parameters;
   if (dl_iterate_phdr(lies_in_main_executable, &parameters) == 1) {
-    setenv("SWIFT_DETERMINISTIC_HASHING", "1", 0);
+    hashing_setup = lockstep_hashing_static_runtime;
+    return;
   }
   _swift_stdlib_Hashing_parameters.seed0 = 0;
   _swift_stdlib_Hashing_parameters.seed1 = 0;

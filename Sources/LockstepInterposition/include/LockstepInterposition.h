@@ -64,6 +64,9 @@ enum LockstepHashing {
   lockstep_hashing_not_main_executable = 4,
   /// The runtime's parameters were not found.
   lockstep_hashing_no_runtime = 5,
+  /// The runtime is linked into the executable (`--static-swift-stdlib`): its initializer runs
+  /// after Lockstep's.
+  lockstep_hashing_static_runtime = 6,
 };
 
 /// What Lockstep did about hashing before `main` (Linux; `lockstep_hashing_untouched` elsewhere).

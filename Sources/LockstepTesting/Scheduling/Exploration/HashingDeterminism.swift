@@ -54,6 +54,10 @@ enum HashingDeterminism {
     switch setup {
     case lockstep_hashing_opted_out:
       return "\(optOut)=1 is set, so \(consequence) Unset it to make hashing deterministic."
+    case lockstep_hashing_static_runtime:
+      return "the Swift runtime is linked into the executable (--static-swift-stdlib), where "
+        + "Lockstep cannot make hashing deterministic before it starts, and \(variable) is not "
+        + "set: \(consequence) Set it before the process starts: \(fix)."
     case lockstep_hashing_not_main_executable:
       return "LockstepTesting is not linked into the test executable itself (a dynamic library), "
         + "so it could not make hashing deterministic before the process started, and "

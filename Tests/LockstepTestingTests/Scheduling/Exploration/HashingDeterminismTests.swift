@@ -63,7 +63,9 @@ struct HashingDeterminismTests {
 
   @Test func eachReasonSaysWhatToDo() {
     #expect(HashingDeterminism.why(for: lockstep_hashing_opted_out).contains("Unset it"))
-    for setup in [lockstep_hashing_untouched, lockstep_hashing_not_main_executable] {
+    for setup in [
+      lockstep_hashing_untouched, lockstep_hashing_not_main_executable, lockstep_hashing_static_runtime,
+    ] {
       #expect(HashingDeterminism.why(for: setup).contains("SWIFT_DETERMINISTIC_HASHING=1 swift test"))
     }
     #expect(HashingDeterminism.why(for: lockstep_hashing_not_main_executable).contains("dynamic library"))
