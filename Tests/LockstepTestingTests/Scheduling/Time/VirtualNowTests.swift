@@ -197,6 +197,27 @@ struct VirtualNowTests {
     #expect(outside < inRun - .seconds(3_000))
   }
 
+  @Test func dispatchTimeAndTheCLibrarysClockReadsAreVirtualToo() async throws {
+    var dispatch: (DispatchTime, DispatchTime)?
+    var wall: (time_t, timeval, timeval)?
+    try await withDeterministicScheduling {
+      let first = DispatchTime.now()
+      var before = timeval()
+      gettimeofday(&before, nil)
+      try await Task.sleep(for: .seconds(10) + .microseconds(250))
+      var after = timeval()
+      gettimeofday(&after, nil)
+      dispatch = (first, DispatchTime.now())
+      wall = (time(nil), before, after)
+    }
+    let (first, second) = try #require(dispatch)
+    #expect(second.uptimeNanoseconds - first.uptimeNanoseconds == 10_000_250_000)
+    let (seconds, before, after) = try #require(wall)
+    #expect(seconds == 946_684_810)
+    #expect(before.tv_sec == 946_684_800 && before.tv_usec == 0)
+    #expect(after.tv_sec == 946_684_810 && after.tv_usec == 250)
+  }
+
   @Test func aDispatchDeadlineComputedInsideARunDoesNotFireAtOnce() async throws {
     var deadline: DispatchTime?
     try await withDeterministicScheduling {
