@@ -13,7 +13,7 @@ import LockstepInterposition
 /// }
 /// ```
 ///
-/// The wall clock starts at ``defaultStartDate`` (2000-01-01 00:00:00 UTC; `withStartDate(_:_:)` sets
+/// The wall clock starts at ``defaultStartDate`` (2001-01-01 00:00:00 UTC, Foundation's reference date; `withStartDate(_:_:)` sets
 /// another); the
 /// monotonic clocks start where the real ones stand when the run first reads them. See *What time it is*
 /// in the documentation for where this is not available and what happens instead.
@@ -28,7 +28,8 @@ public enum VirtualNow {
   /// Why runs in this process read the real clocks, or `nil` when they read virtual now.
   public static var unavailableReason: String? { VirtualNowSupport.unavailableReason }
 
-  /// The instant a run's `Date()` starts at by default: 2000-01-01 00:00:00 UTC.
+  /// The instant a run's `Date()` starts at by default: 2001-01-01 00:00:00 UTC, Foundation's
+  /// reference date, so `Date().timeIntervalSinceReferenceDate` is the run's virtual time.
   public static var defaultStartDate: Date { Date(timeIntervalSince1970: defaultStart) }
 
   /// Runs `body` with `Date()` starting at `date` in the runs started inside it.
@@ -52,8 +53,8 @@ public enum VirtualNow {
     return try $startDate.withValue(date) { try body() }
   }
 
-  /// ``defaultStartDate`` in seconds since 1970.
-  static let defaultStart: TimeInterval = 946_684_800
+  /// ``defaultStartDate`` in seconds since 1970 (a literal: the run path reads it).
+  static var defaultStart: TimeInterval { 978_307_200 }
 
   @TaskLocal private static var startDate: Date?
 

@@ -1,4 +1,5 @@
 import ConsumerApp
+import Foundation
 import Lockstep
 import LockstepTesting
 import Testing
@@ -109,6 +110,40 @@ func misuseIsReportedAtTheCallersLine() async {
   let (_, issues) = await collectingIssues { _ = Barrier(parties: 0) }
   #expect(issues.count == 1)
   #expect(issues.first?.site.fileID.description == "ConsumerTests/ConsumerTests.swift")
+}
+
+/// Code that reads the clock itself, from a package that depends on Lockstep (Linux: virtual now,
+/// deterministic hashing and task names from creation, with no variable set).
+@Test(.timeLimit(.minutes(1)))
+func ordinaryCodeReadsVirtualTimeAndItsTasksAreNamed() async throws {
+  #if os(Linux)
+    #expect(VirtualNow.isAvailable, "\(VirtualNow.unavailableReason ?? "")")
+    var elapsed: (Duration, TimeInterval)?
+    try await withDeterministicScheduling {
+      let (start, date) = (ContinuousClock.now, Date())
+      let deadline = start + .milliseconds(80)
+      while ContinuousClock.now < deadline {
+        try await Task.sleep(until: deadline, clock: .continuous)  // virtual time
+      }
+      elapsed = (start.duration(to: .now), Date().timeIntervalSince(date))
+    }
+    #expect(elapsed?.0 == .milliseconds(80))
+    #expect(elapsed?.1 == 0.08)  // Date() starts at its reference date: exact
+    let result = await explore(.exhaustive(maxPreemptions: 1)) {
+      let tasks = (0..<2).map { _ in Task { await Task.yield() } }  // a choice point
+      for task in tasks { await task.value }
+    }
+    #expect(result.hashingIsDeterministic && result.isComplete && result.offPlanSchedules == 0)
+    let deadlock = await #expect(throws: DeterministicDeadlock.self) {
+      try await withDeterministicScheduling {
+        let parked = Task(name: "parked") {
+          await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }
+        }
+        await parked.value
+      }
+    }
+    #expect(deadlock?.tasks.contains { $0.contains("\"parked\"") } == true, "\(String(describing: deadlock))")
+  #endif
 }
 
 final class ConsumerXCTests: XCTestCase {
