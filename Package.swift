@@ -37,10 +37,14 @@ let package = Package(
     .executableTarget(
       name: "lockstep-bench", dependencies: ["LockstepTesting", "LockstepExamples", "LockstepInterposition"],
       swiftSettings: strict),
+    // What the test targets share: checks of Lockstep's own reports.
+    .target(name: "LockstepTestSupport", dependencies: ["LockstepTesting"], path: "Tests/LockstepTestSupport", swiftSettings: strict),
     .testTarget(name: "LockstepTests", dependencies: ["Lockstep", "LockstepTesting"], swiftSettings: strict),
-    .testTarget(name: "LockstepTestingTests", dependencies: ["LockstepTesting"], swiftSettings: strict),
     .testTarget(
-      name: "ScenarioTests", dependencies: ["LockstepTesting", "LockstepExamples"], swiftSettings: strict),
+      name: "LockstepTestingTests", dependencies: ["LockstepTesting", "LockstepTestSupport"], swiftSettings: strict),
+    .testTarget(
+      name: "ScenarioTests", dependencies: ["LockstepTesting", "LockstepExamples", "LockstepTestSupport"],
+      swiftSettings: strict),
   ],
   swiftLanguageModes: [.v6]
 )

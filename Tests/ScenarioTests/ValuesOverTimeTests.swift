@@ -1,5 +1,6 @@
 #if canImport(Observation)
   import LockstepExamples
+  import LockstepTestSupport
   import LockstepTesting
   import Testing
   import XCTest
@@ -41,9 +42,12 @@
 
   /// Scenario 8's stream procedure: the source quotes 10, then 10 again, then closes. Checks the
   /// stream step by step; `checkNothingYet` decides whether the test looks for the repeat.
-  private func quoteRepeatedPrice(_ variant: Variant, checkNothingYet: Bool) async throws {
+  /// Returns the line that creates the recorder, where its teardown report points.
+  @discardableResult
+  private func quoteRepeatedPrice(_ variant: Variant, checkNothingYet: Bool) async throws -> UInt {
     let source = ControlledPriceSource()
     let tasks = TestTaskFactory()
+    let recorderLine: UInt = #line + 1
     let prices = SequenceRecorder(
       PriceService(source: source, tasks: tasks, variant: variant).prices(), name: "prices")
 
@@ -68,6 +72,7 @@
       source.calls.succeed(3, with: nil)  // the market closes; the test does not look
     }
     try await tasks.waitUntilIdle()
+    return recorderLine
   }
 
   /// Scenario 8: values over time.
@@ -123,7 +128,7 @@
 
     @Test(arguments: Variant.allCases)
     func anExtraUncheckedEmissionIsReportedAtTheEndOfTheTest(variant: Variant) async throws {
-      let (_, issues) = try await collectingIssues {
+      let (recorderLine, issues) = try await collectingIssues {
         try await withTeardownVerification {
           try await quoteRepeatedPrice(variant, checkNothingYet: false)
         }
@@ -136,7 +141,7 @@
             "\"prices\": 1 value(s) arrived that the test never checked: [10]. Check them with "
               + "next(), or end the recording with cancelAndIgnoreRemaining() if they don't matter."
           ])
-        #expect(issues.first?.site.line == 47)  // where quoteRepeatedPrice creates the recorder
+        #expect(issues.first?.site.line == recorderLine)  // where quoteRepeatedPrice creates it
       }
     }
   }

@@ -1,4 +1,5 @@
 #if canImport(Observation)
+  import LockstepTestSupport
   import LockstepTesting
   import Observation
   import Testing

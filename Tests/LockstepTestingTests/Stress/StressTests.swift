@@ -1,4 +1,5 @@
 import Foundation
+import LockstepTestSupport
 import LockstepTesting
 import Testing
 import XCTest

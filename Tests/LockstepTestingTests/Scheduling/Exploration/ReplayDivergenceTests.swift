@@ -1,3 +1,4 @@
+import LockstepTestSupport
 import Testing
 import XCTest
 

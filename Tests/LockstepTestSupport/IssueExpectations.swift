@@ -1,13 +1,13 @@
-import LockstepTesting
+public import LockstepTesting
 import Testing
 import XCTest
 
-// Checks of Lockstep's own reports, made where the reports are made: `collectingIssues` holds
+// Checks of Lockstep's own reports, shared by the test targets, made where the reports are made: `collectingIssues` holds
 // them, and these assert on their text. A check that fails says what was reported instead, to the
 // running framework, and never traps (no `issues[0]` after a count check).
 
 /// Fails the running test, Swift Testing's or XCTest's, with `message` at the given place.
-func failRunningTest(
+public func failRunningTest(
   _ message: String, fileID: StaticString, filePath: StaticString, line: UInt, column: UInt
 ) {
   if Test.current != nil {
@@ -28,7 +28,7 @@ func failRunningTest(
 /// expectIssues(issues, containing: ["got 0", "got 1"])
 /// ```
 @discardableResult
-func expectIssues(
+public func expectIssues(
   _ issues: [ReportedIssue], containing expected: [String],
   fileID: StaticString = #fileID, filePath: StaticString = #filePath,
   line: UInt = #line, column: UInt = #column
@@ -54,7 +54,7 @@ func expectIssues(
 /// let issue = expectOneIssue(issues, containing: "at least one party")
 /// ```
 @discardableResult
-func expectOneIssue(
+public func expectOneIssue(
   _ issues: [ReportedIssue], containing texts: String...,
   fileID: StaticString = #fileID, filePath: StaticString = #filePath,
   line: UInt = #line, column: UInt = #column
@@ -69,7 +69,7 @@ func expectOneIssue(
 /// await expectOneIssue(containing: "expected exactly 1 event(s), got 2") { counter.expectCount(1) }
 /// ```
 @discardableResult
-func expectOneIssue<Result>(
+public func expectOneIssue<Result>(
   containing texts: String..., isolation: isolated (any Actor)? = #isolation,
   fileID: StaticString = #fileID, filePath: StaticString = #filePath,
   line: UInt = #line, column: UInt = #column,
