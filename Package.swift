@@ -38,10 +38,13 @@ let package = Package(
       name: "lockstep-bench", dependencies: ["LockstepTesting", "LockstepExamples", "LockstepInterposition"],
       swiftSettings: strict),
     // What the test targets share: checks of Lockstep's own reports.
-    .target(name: "LockstepTestSupport", dependencies: ["LockstepTesting"], path: "Tests/LockstepTestSupport", swiftSettings: strict),
+    .target(
+      name: "LockstepTestSupport", dependencies: ["LockstepTesting"], path: "Tests/LockstepTestSupport",
+      swiftSettings: strict),
     .testTarget(name: "LockstepTests", dependencies: ["Lockstep", "LockstepTesting"], swiftSettings: strict),
     .testTarget(
-      name: "LockstepTestingTests", dependencies: ["LockstepTesting", "LockstepTestSupport"], swiftSettings: strict),
+      name: "LockstepTestingTests", dependencies: ["LockstepTesting", "LockstepTestSupport"],
+      swiftSettings: strict),
     .testTarget(
       name: "ScenarioTests", dependencies: ["LockstepTesting", "LockstepExamples", "LockstepTestSupport"],
       swiftSettings: strict),
