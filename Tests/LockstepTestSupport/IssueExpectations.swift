@@ -2,9 +2,10 @@ public import LockstepTesting
 import Testing
 import XCTest
 
-// Checks of Lockstep's own reports, shared by the test targets, made where the reports are made: `collectingIssues` holds
-// them, and these assert on their text. A check that fails says what was reported instead, to the
-// running framework, and never traps (nothing is indexed after a count check).
+// Checks of Lockstep's own reports, shared by the test targets, made where the reports are made:
+// `collectingIssues` holds them, and these assert on their text. A check that fails says what was
+// reported instead, to the running framework, and never traps (nothing is indexed after a count
+// check).
 
 /// Fails the running test, Swift Testing's or XCTest's, with `message` at the given place.
 public func failRunningTest(
