@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import XCTest
 
 @testable import LockstepTesting
 
@@ -230,5 +231,34 @@ struct VirtualNowTests {
     // of real time, not in the past and not 5 s further.
     let left = Int64(due.uptimeNanoseconds) - Int64(DispatchTime.now().uptimeNanoseconds)
     #expect(left > 20_000_000_000 && left <= 30_000_000_000)
+  }
+}
+
+@MainActor @Suite(.timeLimit(.minutes(1)), .enabled(if: VirtualNow.isAvailable))
+struct VirtualStartDateTests {
+  @Test func aMainActorTestSetsTheStartDateOfItsRuns() async throws {
+    let chosen = Date(timeIntervalSince1970: 1_767_225_600)
+    var seen: [Date] = []
+    try await VirtualNow.withStartDate(chosen) {
+      seen.append(Date())  // outside a run: real time
+      try await withDeterministicScheduling { @MainActor in seen.append(Date()) }
+    }
+    #expect(seen.count == 2 && seen.last == chosen)
+    #expect(abs(seen[0].timeIntervalSinceNow) < 600, "outside the run, Date() is real")
+  }
+}
+
+final class VirtualStartDateXCTests: XCTestCase {
+  func testABlockingRunStartsAtTheStartDateOfItsScope() throws {
+    try XCTSkipUnless(VirtualNow.isAvailable)
+    let chosen = Date(timeIntervalSince1970: 1_767_225_600)
+    let outcome = try VirtualNow.withStartDate(chosen) {
+      try withDeterministicSchedulingBlocking { () async throws -> Date in
+        try await Task.sleep(for: .seconds(30))  // virtual time
+        return Date()
+      }
+    }
+    XCTAssertEqual(outcome.value, chosen + 30)
+    XCTAssertTrue(outcome.trace.readsVirtualNow)
   }
 }
