@@ -200,6 +200,13 @@ private actor Inbox {
   private func receive(_ message: String) { unread += 1 }
 }
 
+/// A legacy loader that reports its result through a completion handler, from another queue.
+private final class AvatarLoader: Sendable {
+  func load(_ url: URL, completion: @escaping @Sendable (String) -> Void) {
+    DispatchQueue.global().async { completion("avatar \(url.lastPathComponent)") }
+  }
+}
+
 @MainActor @Suite(.timeLimit(.minutes(1)))
 struct WhereWorkPausesExamples {
   @Test func twoCallersCreateOneDraft() async throws {
@@ -274,6 +281,16 @@ struct WhereWorkPausesExamples {
     try await tasks.waitUntilIdle()
     #expect(!tracker.isRunning)
   }
+
+  @Test func withCallbackAwaitsTheOneCallback() async throws {
+    let loader = AvatarLoader()
+    let avatarURL = URL(fileURLWithPath: "/avatars/blob.png")
+    let image = try await withCallback("avatar loaded") { done in
+      loader.load(avatarURL) { image in done(image) }
+    }
+    #expect(image == "avatar blob.png")
+  }
+
   @Test func waitUntilAwaitsAnActorsState() async throws {
     let inbox = Inbox()  // an actor
     inbox.deliver("hello")  // starts a task that reaches the actor later
@@ -461,6 +478,36 @@ nonisolated(nonsending) private func retrying<Value>(
 
 private struct Offline: Error {}
 
+/// Saves a draft at most once per interval, with `asyncAfter` the way legacy code does it.
+private final class ThrottledSaver: @unchecked Sendable {
+  private let queue: any WorkScheduler
+  private let interval: Duration
+  private let save: @Sendable (String) -> Void
+  private let lock = NSLock()
+  private var draft = ""
+  private var pending: ScheduledWork?
+
+  init(queue: any WorkScheduler, interval: Duration, save: @escaping @Sendable (String) -> Void) {
+    self.queue = queue
+    self.interval = interval
+    self.save = save
+  }
+
+  func edit(_ text: String) {
+    lock.withLock {
+      draft = text
+      guard pending == nil else { return }
+      pending = queue.schedule(after: interval) { [self] in
+        let latest = lock.withLock {
+          pending = nil
+          return draft
+        }
+        save(latest)
+      }
+    }
+  }
+}
+
 @MainActor @Suite(.timeLimit(.minutes(1)))
 struct WhatTimeItIsExamples {
   @Test func fiveKeystrokesSendOneRequestAt80ms() async throws {
@@ -495,6 +542,22 @@ struct WhatTimeItIsExamples {
     #expect(value == 42)
     #expect(attempts.count == 3)
     #expect(clock.now.offset == .milliseconds(300))  // slept 100 ms + 200 ms, instantly
+  }
+
+  @Test func aTestQueueRunsNothingUntilTheTestAdvancesIt() async throws {
+    // Production: DispatchQueue conforms to WorkScheduler.
+    _ = ThrottledSaver(queue: DispatchQueue.main, interval: .seconds(1)) { _ in }
+
+    // Test:
+    let queue = TestQueue("main")
+    let saved = EventRecorder<String>("saved drafts")
+    let saver = ThrottledSaver(queue: queue, interval: .seconds(1)) { saved.record($0) }
+
+    saver.edit("D")
+    await queue.advance(by: .milliseconds(999))
+    #expect(saved.values.isEmpty)
+    await queue.advance(by: .milliseconds(1))  // due work runs, in deadline order
+    #expect(saved.values == ["D"])
   }
 }
 
