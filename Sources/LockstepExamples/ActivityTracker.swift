@@ -1,29 +1,13 @@
 public import Lockstep
 
 /// A source of readings, such as a motion sensor or a location stream.
-///
-/// ```swift
-/// struct MotionSource: ReadingSource {
-///   func nextReading() async throws -> Int { try await sensor.next() }
-/// }
-/// ```
 public protocol ReadingSource: Sendable {
   /// Waits for the next reading. Throws `CancellationError` when the waiting task is cancelled.
-  ///
-  /// ```swift
-  /// let steps = try await source.nextReading()
-  /// ```
   func nextReading() async throws -> Int
 }
 
 /// Scenario 6, "work that must stop when cancelled": a tracker that records readings until it is
 /// stopped, retrying when a reading fails.
-///
-/// ```swift
-/// let tracker = ActivityTracker(source: source, tasks: tasks)
-/// tracker.start()
-/// tracker.stop()
-/// ```
 ///
 /// The tracker drops a reading that arrives after `stop()`. The `.broken` variant treats cancellation
 /// like any other failed reading and retries, so after `stop()` it goes on until its safety limit
@@ -32,10 +16,6 @@ public protocol ReadingSource: Sendable {
 @MainActor
 public final class ActivityTracker {
   /// A deliberate bug of a broken tracker.
-  ///
-  /// ```swift
-  /// let tracker = ActivityTracker(source: source, tasks: tasks, flaw: .retriesAfterCancellation)
-  /// ```
   public enum Flaw: Sendable, CaseIterable {
     /// Treats cancellation like a transient failure and retries until ``readingLimit``, on every
     /// run that stops it: the `.broken` variant.
@@ -59,19 +39,11 @@ public final class ActivityTracker {
   private var running: Task<Void, Never>?
 
   /// Creates a stopped tracker.
-  ///
-  /// ```swift
-  /// let tracker = ActivityTracker(source: MotionSource(), tasks: .live)
-  /// ```
   public convenience init(source: any ReadingSource, tasks: any TaskFactory, variant: Variant = .correct) {
     self.init(source: source, tasks: tasks, flaw: variant == .broken ? .retriesAfterCancellation : nil)
   }
 
   /// Creates a stopped tracker with `flaw` (or none).
-  ///
-  /// ```swift
-  /// let tracker = ActivityTracker(source: source, tasks: tasks, flaw: .recordsAReadingThatArrivesAfterStop)
-  /// ```
   public init(source: any ReadingSource, tasks: any TaskFactory, flaw: Flaw?) {
     self.source = source
     self.tasks = tasks
@@ -79,10 +51,6 @@ public final class ActivityTracker {
   }
 
   /// Starts recording in a task of its own.
-  ///
-  /// ```swift
-  /// tracker.start()
-  /// ```
   public func start() {
     running = tasks.task(name: "activity tracking") {
       while self.attempts < self.readingLimit {
@@ -103,10 +71,6 @@ public final class ActivityTracker {
   }
 
   /// Stops recording.
-  ///
-  /// ```swift
-  /// tracker.stop()
-  /// ```
   public func stop() {
     running?.cancel()
   }

@@ -1,8 +1,4 @@
 /// A book, as the book screen shows it.
-///
-/// ```swift
-/// let book = Book(id: 7, title: "Dune")
-/// ```
 public struct Book: Equatable, Sendable {
   /// The book's id.
   public let id: Int
@@ -10,10 +6,6 @@ public struct Book: Equatable, Sendable {
   public let title: String
 
   /// Creates a book.
-  ///
-  /// ```swift
-  /// let book = Book(id: 7, title: "Dune")
-  /// ```
   public init(id: Int, title: String) {
     self.id = id
     self.title = title
@@ -21,18 +13,8 @@ public struct Book: Equatable, Sendable {
 }
 
 /// Loads a book from the network or a database.
-///
-/// ```swift
-/// struct LiveBookLoader: BookLoader {
-///   func load(id: Int) async throws -> Book { try await api.book(id) }
-/// }
-/// ```
 public protocol BookLoader: Sendable {
   /// Loads book `id`.
-  ///
-  /// ```swift
-  /// let book = try await loader.load(id: 7)
-  /// ```
   func load(id: Int) async throws -> Book
 }
 
@@ -55,10 +37,6 @@ public protocol BookLoader: Sendable {
 @MainActor
 public final class BookScreenModel {
   /// Which version of the model to build.
-  ///
-  /// ```swift
-  /// let broken = BookScreenModel(loader: loader, variant: .withoutGenerationCheck)
-  /// ```
   public enum Variant: String, Sendable, CaseIterable {
     /// The model as it should be written.
     case correct
@@ -81,10 +59,6 @@ public final class BookScreenModel {
   private var generation = 0
 
   /// Creates the model.
-  ///
-  /// ```swift
-  /// let model = BookScreenModel(loader: LiveBookLoader())
-  /// ```
   public init(loader: any BookLoader, variant: Variant = .correct) {
     self.loader = loader
     self.variant = variant
@@ -92,10 +66,6 @@ public final class BookScreenModel {
 
   /// Reloads book `id`, superseding any reload still in flight. Runs in the caller's task:
   /// cancelling that task abandons the reload.
-  ///
-  /// ```swift
-  /// .task(id: bookID) { await model.reload(id: bookID) }
-  /// ```
   public func reload(id: Int) async {
     generation += 1
     let mine = generation

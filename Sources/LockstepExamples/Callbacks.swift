@@ -4,11 +4,6 @@ public import Lockstep
 /// Scenario 5, "events that must happen a given number of times", part one: a completion-handler
 /// API that must call its completion exactly once, cached or not.
 ///
-/// ```swift
-/// let directory = UserDirectory(service: service, tasks: .live)
-/// directory.fetchName { result in print(result) }
-/// ```
-///
 /// The `.broken` variant forgets to `return` after answering from its cache, so a cached call
 /// also fetches again and calls the completion a second time.
 public final class UserDirectory: Sendable {
@@ -18,10 +13,6 @@ public final class UserDirectory: Sendable {
   private let cache = CachedValue<String>()
 
   /// Creates the directory.
-  ///
-  /// ```swift
-  /// let directory = UserDirectory(service: LiveProfileService(), tasks: .live)
-  /// ```
   public init(service: any ProfileService, tasks: any TaskFactory, variant: Variant = .correct) {
     self.service = service
     self.tasks = tasks
@@ -29,12 +20,6 @@ public final class UserDirectory: Sendable {
   }
 
   /// Fetches the user's name, from the cache when it has one, and calls `completion` exactly once.
-  ///
-  /// ```swift
-  /// directory.fetchName { result in
-  ///   if case .success(let name) = result { label.text = name }
-  /// }
-  /// ```
   public func fetchName(completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
     if let cached = cache.value {
       completion(.success(cached))
@@ -55,20 +40,11 @@ public final class UserDirectory: Sendable {
 /// Scenario 5, part two: a price feed that must emit exactly the prices it was given, once each.
 /// A feed starts once: calling `start` again — a screen that appears twice — does nothing.
 ///
-/// ```swift
-/// let feed = PriceFeed(prices: [10, 11, 12], tasks: .live)
-/// feed.start { price in print(price) }
-/// ```
-///
 /// The `.broken` variant has an off-by-one loop and emits the last price twice
 /// (``Flaw/emitsTheLastPriceTwice``); ``Flaw/marksItselfStartedLate`` is a bug that only some
 /// interleavings show.
 public final class PriceFeed: Sendable {
   /// A deliberate bug of a broken feed.
-  ///
-  /// ```swift
-  /// let feed = PriceFeed(prices: [10, 11, 12], tasks: tasks, flaw: .marksItselfStartedLate)
-  /// ```
   public enum Flaw: Sendable, CaseIterable {
     /// An off-by-one loop emits the last price twice, on every run: the `.broken` variant.
     case emitsTheLastPriceTwice
@@ -84,19 +60,11 @@ public final class PriceFeed: Sendable {
   private let started = CachedValue<Bool>()
 
   /// Creates a feed that will emit `prices`.
-  ///
-  /// ```swift
-  /// let feed = PriceFeed(prices: [10, 11, 12], tasks: tasks)
-  /// ```
   public convenience init(prices: [Int], tasks: any TaskFactory, variant: Variant = .correct) {
     self.init(prices: prices, tasks: tasks, flaw: variant == .broken ? .emitsTheLastPriceTwice : nil)
   }
 
   /// Creates a feed that will emit `prices`, with `flaw` (or none).
-  ///
-  /// ```swift
-  /// let feed = PriceFeed(prices: [10, 11, 12], tasks: tasks, flaw: .marksItselfStartedLate)
-  /// ```
   public init(prices: [Int], tasks: any TaskFactory, flaw: Flaw?) {
     self.prices = prices
     self.tasks = tasks
@@ -105,10 +73,6 @@ public final class PriceFeed: Sendable {
 
   /// Starts emitting, one price per step of a background task; does nothing if the feed has
   /// started already.
-  ///
-  /// ```swift
-  /// feed.start { price in chart.append(price) }
-  /// ```
   public func start(onPrice: @escaping @Sendable (Int) -> Void) {
     let flaw = self.flaw
     if flaw == .marksItselfStartedLate {

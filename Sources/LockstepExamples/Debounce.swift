@@ -2,12 +2,6 @@
 /// is emitted once `interval` has passed without a newer one; when the base sequence ends, the
 /// value still waiting is emitted at once, then the sequence ends too.
 ///
-/// ```swift
-/// for try await query in keystrokes.debounced(for: .milliseconds(300), clock: ContinuousClock()) {
-///   await search(query)
-/// }
-/// ```
-///
 /// It runs the base sequence in a task of its own and a timer task per value; an actor decides
 /// which timer may still emit. The `.broken` variant forgets to cancel the previous timer when a
 /// new value arrives, and its timers do not check that they are still the newest: the first
@@ -19,23 +13,13 @@ where Base.Element: Sendable, C.Duration: Sendable {
   /// The base sequence's errors, or `CancellationError`.
   public typealias Failure = any Error
 
-  private let base: Base
-  private let interval: C.Duration
-  private let clock: C
-  private let variant: Variant
-
-  init(base: Base, interval: C.Duration, clock: C, variant: Variant) {
-    self.base = base
-    self.interval = interval
-    self.clock = clock
-    self.variant = variant
-  }
+  // Internal, so that the memberwise initializer serves the operator's function below.
+  let base: Base
+  let interval: C.Duration
+  let clock: C
+  let variant: Variant
 
   /// Starts the debounce: the base sequence is iterated from now on.
-  ///
-  /// ```swift
-  /// var iterator = keystrokes.debounced(for: .seconds(1), clock: clock).makeAsyncIterator()
-  /// ```
   public func makeAsyncIterator() -> AsyncThrowingStream<Element, any Error>.Iterator {
     let (stream, continuation) = AsyncThrowingStream.makeStream(of: Element.self)
     let state = DebounceState(

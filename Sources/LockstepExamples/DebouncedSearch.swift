@@ -1,18 +1,8 @@
 public import Lockstep
 
 /// Answers search queries.
-///
-/// ```swift
-/// struct LiveSearchBackend: SearchBackend {
-///   func search(_ query: String) async throws -> [String] { try await api.search(query) }
-/// }
-/// ```
 public protocol SearchBackend: Sendable {
   /// The results for `query`.
-  ///
-  /// ```swift
-  /// let titles = try await backend.search("swift")
-  /// ```
   func search(_ query: String) async throws -> [String]
 }
 
@@ -49,10 +39,6 @@ public final class DebouncedSearch {
 
   /// Creates the model.
   ///
-  /// ```swift
-  /// let search = DebouncedSearch(backend: backend, clock: ContinuousClock(), tasks: .live)
-  /// ```
-  ///
   /// - Parameters:
   ///   - clock: The clock to wait on: `ContinuousClock()` in the app, `TestClock` in tests.
   ///   - quietPeriod: How long the text must stay unchanged before a query is sent.
@@ -68,10 +54,6 @@ public final class DebouncedSearch {
   }
 
   /// Called on every keystroke with the whole text of the search field.
-  ///
-  /// ```swift
-  /// TextField("Search", text: $text).onChange(of: text) { search.textChanged($0) }
-  /// ```
   public func textChanged(_ text: String) {
     self.text = text
     generation += 1

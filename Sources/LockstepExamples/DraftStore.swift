@@ -1,27 +1,11 @@
 /// Checks a draft before it is stored, e.g. against a server.
-///
-/// ```swift
-/// struct ServerValidator: DraftValidator {
-///   func validate(_ id: Int) async throws { try await api.checkDraft(id) }
-/// }
-/// ```
 public protocol DraftValidator: Sendable {
   /// Throws if the draft may not be created.
-  ///
-  /// ```swift
-  /// try await validator.validate(42)
-  /// ```
   func validate(_ id: Int) async throws
 }
 
 /// Scenario 4, "create if needed, without duplicates": an actor that creates a draft for an id
 /// unless one exists, awaiting a validator between the check and the write.
-///
-/// ```swift
-/// let store = DraftStore(validator: validator)
-/// try await store.createIfNeeded(id: 7)
-/// #expect(await store.drafts == [7])
-/// ```
 ///
 /// Actor reentrancy means two callers can both pass the existence check before either writes.
 /// The correct store checks again after the suspension; the `.broken` variant does not, and ends
@@ -33,20 +17,12 @@ public actor DraftStore {
   private let variant: Variant
 
   /// Creates an empty store.
-  ///
-  /// ```swift
-  /// let store = DraftStore(validator: ServerValidator())
-  /// ```
   public init(validator: any DraftValidator, variant: Variant = .correct) {
     self.validator = validator
     self.variant = variant
   }
 
   /// Creates the draft for `id` unless it exists.
-  ///
-  /// ```swift
-  /// try await store.createIfNeeded(id: 7)
-  /// ```
   public func createIfNeeded(id: Int) async throws {
     guard !drafts.contains(id) else { return }
     try await validator.validate(id)

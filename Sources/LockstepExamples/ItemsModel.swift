@@ -3,29 +3,14 @@
   public import Observation
 
   /// Loads the items of a list.
-  ///
-  /// ```swift
-  /// struct LiveItemsService: ItemsService {
-  ///   func fetchItems() async throws -> [String] { try await api.items() }
-  /// }
-  /// ```
   public protocol ItemsService: Sendable {
     /// The items to show.
-    ///
-    /// ```swift
-    /// let items = try await service.fetchItems()
-    /// ```
     func fetchItems() async throws -> [String]
   }
 
   /// Scenario 8, "values over time": a main-actor `@Observable` view model whose `load()` shows a
   /// spinner while it fetches the items. `isLoading` must go `false → true → false` through every
   /// load, whether it succeeds or fails.
-  ///
-  /// ```swift
-  /// let model = ItemsModel(service: LiveItemsService(), tasks: .live)
-  /// model.load()               // isLoading is true until the items (or an error) arrive
-  /// ```
   ///
   /// The `.broken` variant forgets to reset `isLoading` when the fetch fails: the spinner spins
   /// forever after an error.
@@ -44,10 +29,6 @@
     @ObservationIgnored private let variant: Variant
 
     /// Creates the model.
-    ///
-    /// ```swift
-    /// let model = ItemsModel(service: LiveItemsService(), tasks: .live)
-    /// ```
     public init(service: any ItemsService, tasks: any TaskFactory = .live, variant: Variant = .correct) {
       self.service = service
       self.tasks = tasks
@@ -55,10 +36,6 @@
     }
 
     /// Starts a load; called from a UI lifecycle hook, so it is synchronous.
-    ///
-    /// ```swift
-    /// .task { model.load() }
-    /// ```
     public func load() {
       isLoading = true
       errorMessage = nil

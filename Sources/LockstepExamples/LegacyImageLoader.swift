@@ -1,10 +1,6 @@
 public import Lockstep
 
 /// A decoded image, as far as the examples care: where it came from and how big it is.
-///
-/// ```swift
-/// let image = LoadedImage(url: "https://example.com/a.png", byteCount: 512)
-/// ```
 public struct LoadedImage: Sendable, Equatable {
   /// The address it was downloaded from.
   public let url: String
@@ -12,10 +8,6 @@ public struct LoadedImage: Sendable, Equatable {
   public let byteCount: Int
 
   /// Creates the image.
-  ///
-  /// ```swift
-  /// #expect(image == LoadedImage(url: url, byteCount: 3))
-  /// ```
   public init(url: String, byteCount: Int) {
     self.url = url
     self.byteCount = byteCount
@@ -45,12 +37,6 @@ public final class LegacyImageLoader: Sendable {
 
   /// Creates the loader.
   ///
-  /// ```swift
-  /// let loader = LegacyImageLoader(background: background, main: main) { url in
-  ///   try? Array(Data(contentsOf: URL(string: url)!))
-  /// }
-  /// ```
-  ///
   /// - Parameter download: Fetches the bytes at an address, blocking; nil when that fails. Called
   ///   on the background queue.
   public init(
@@ -65,10 +51,6 @@ public final class LegacyImageLoader: Sendable {
 
   /// Loads the image at `url` and calls `completion` on the main queue with it (nil when the
   /// download failed).
-  ///
-  /// ```swift
-  /// loader.load("https://example.com/avatar.png") { image in show(image) }
-  /// ```
   public func load(_ url: String, completion: @escaping @Sendable (LoadedImage?) -> Void) {
     let (main, variant, download) = (self.main, self.variant, self.download)
     background.schedule {

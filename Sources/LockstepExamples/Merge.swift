@@ -1,10 +1,6 @@
 /// Two sequences as one: every value of either, as it arrives; it ends when both have ended, or
 /// as soon as one fails.
 ///
-/// ```swift
-/// for try await event in taps.merged(with: keys) { handle(event) }
-/// ```
-///
 /// Each base sequence runs in a child task of its own. The `.broken` variant ends as soon as the
 /// *first* of the two ends, losing the other's later values.
 public struct AsyncMergeSequence<First: AsyncSequence & Sendable, Second: AsyncSequence & Sendable>:
@@ -26,10 +22,6 @@ where First.Element: Sendable, Second.Element == First.Element {
   }
 
   /// Starts iterating both sequences.
-  ///
-  /// ```swift
-  /// var iterator = taps.merged(with: keys).makeAsyncIterator()
-  /// ```
   public func makeAsyncIterator() -> AsyncThrowingStream<Element, any Error>.Iterator {
     let (stream, continuation) = AsyncThrowingStream.makeStream(of: Element.self)
     let (first, second, variant) = (self.first, self.second, self.variant)

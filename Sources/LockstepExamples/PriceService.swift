@@ -1,29 +1,14 @@
 public import Lockstep
 
 /// Where the latest price comes from: a socket, a poll, a test's fake.
-///
-/// ```swift
-/// struct LivePriceSource: PriceSource {
-///   func nextPrice() async throws -> Int? { try await socket.receivePrice() }
-/// }
-/// ```
 public protocol PriceSource: Sendable {
   /// The next price quoted, or nil when the market closes.
-  ///
-  /// ```swift
-  /// while let price = try await source.nextPrice() { show(price) }
-  /// ```
   func nextPrice() async throws -> Int?
 }
 
 /// Scenario 8, "values over time": a price service that exposes the quotes of a source as an
 /// `AsyncStream<Int>` of *changes*: a quote equal to the previous one is not sent again, and the
 /// stream finishes when the market closes (or the source fails).
-///
-/// ```swift
-/// let service = PriceService(source: LivePriceSource())
-/// for await price in service.prices() { label.text = "\(price)" }
-/// ```
 ///
 /// The `.broken` variant forgets the de-duplication: a repeated quote is sent twice.
 public struct PriceService: Sendable {
@@ -32,10 +17,6 @@ public struct PriceService: Sendable {
   private let variant: Variant
 
   /// Creates the service.
-  ///
-  /// ```swift
-  /// let service = PriceService(source: LivePriceSource(), tasks: .live)
-  /// ```
   public init(source: any PriceSource, tasks: any TaskFactory = .live, variant: Variant = .correct) {
     self.source = source
     self.tasks = tasks
@@ -44,10 +25,6 @@ public struct PriceService: Sendable {
 
   /// The prices, one per change, until the market closes. Each call starts reading the source;
   /// cancelling the iteration stops it.
-  ///
-  /// ```swift
-  /// for await price in service.prices() { print(price) }
-  /// ```
   public func prices() -> AsyncStream<Int> {
     let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
     let source = self.source

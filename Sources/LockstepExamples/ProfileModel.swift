@@ -1,18 +1,8 @@
 public import Lockstep
 
 /// Fetches the profile of the signed-in user.
-///
-/// ```swift
-/// struct LiveProfileService: ProfileService {
-///   func fetchName() async throws -> String { try await api.me().name }
-/// }
-/// ```
 public protocol ProfileService: Sendable {
   /// The user's display name.
-  ///
-  /// ```swift
-  /// let name = try await service.fetchName()
-  /// ```
   func fetchName() async throws -> String
 }
 
@@ -44,10 +34,6 @@ public final class ProfileModel {
   private var loading: Task<Void, Never>?
 
   /// Creates the model.
-  ///
-  /// ```swift
-  /// let model = ProfileModel(service: LiveProfileService(), tasks: .live)
-  /// ```
   public init(service: any ProfileService, tasks: any TaskFactory, variant: Variant = .correct) {
     self.service = service
     self.tasks = tasks
@@ -55,10 +41,6 @@ public final class ProfileModel {
   }
 
   /// Starts loading; called from a UI lifecycle hook, so it is synchronous.
-  ///
-  /// ```swift
-  /// .onAppear { model.load() }
-  /// ```
   public func load() {
     loading = tasks.task(name: "load profile") {
       do {
@@ -73,10 +55,6 @@ public final class ProfileModel {
   }
 
   /// Cancels a load in progress; a cancelled load leaves no trace.
-  ///
-  /// ```swift
-  /// .onDisappear { model.cancel() }
-  /// ```
   public func cancel() {
     loading?.cancel()
   }

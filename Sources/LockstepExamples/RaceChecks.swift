@@ -4,36 +4,13 @@ public import Lockstep
 /// `LockstepTesting`. Each builds a model afresh, runs it the way the app does — with no gate or
 /// controlled call fixing the order — and throws a ``Violation`` when the product's invariant
 /// breaks, so that the exploration decides the interleaving and finds the ones that fail.
-///
-/// ```swift
-/// let result = await explore(.pct(schedules: 500, depth: 2)) {
-///   try await RaceChecks.twoReloads(variant: .withoutGenerationCheck)
-/// }
-/// print(result.failure?.timeline ?? "no race found")
-/// ```
 public enum RaceChecks {
   /// The invariant a check guards did not hold; its description says what the screen showed.
-  ///
-  /// ```swift
-  /// do {
-  ///   try await RaceChecks.twoReloads(variant: .withoutGenerationCheck)
-  /// } catch let violation as RaceChecks.Violation {
-  ///   print(violation)   // "stale result: …", in the orders where the race shows
-  /// }
-  /// ```
   public struct Violation: Error, Equatable, CustomStringConvertible {
     /// What went wrong, in a sentence.
-    ///
-    /// ```swift
-    /// print(violation.description)   // "stale result: the screen shows \"Book 1\" …"
-    /// ```
     public let description: String
 
     /// Creates a violation.
-    ///
-    /// ```swift
-    /// throw RaceChecks.Violation("isLoading stayed true")
-    /// ```
     public init(_ description: String) {
       self.description = description
     }
@@ -100,36 +77,18 @@ public enum RaceChecks {
 ///
 /// Book *n* is titled "Book *n*". `onEvent` hears what the loader received and returned; forward
 /// it to `Timeline.note` so that a failing schedule's timeline says which answer came when.
-///
-/// ```swift
-/// let loader = RacingBookLoader(onEvent: { Timeline.note($0) })
-/// let model = BookScreenModel(loader: loader, variant: .correct)
-/// ```
 public actor RacingBookLoader: BookLoader {
   /// Hears each event: `loader received request 1`, `loader returns "Book 1"`.
-  ///
-  /// ```swift
-  /// loader.onEvent("a note of the test's own")
-  /// ```
   public nonisolated let onEvent: @Sendable (String) -> Void
   private var received: Set<Int> = []
   private var waiters: [Int: [CheckedContinuation<Void, Never>]] = [:]
 
   /// Creates a loader that reports its events to `onEvent`.
-  ///
-  /// ```swift
-  /// let quiet = RacingBookLoader()
-  /// let noted = RacingBookLoader(onEvent: { Timeline.note($0) })
-  /// ```
   public init(onEvent: @escaping @Sendable (String) -> Void = { _ in }) {
     self.onEvent = onEvent
   }
 
   /// Receives request `id`, lets any other ready work run, then returns book `id`.
-  ///
-  /// ```swift
-  /// let book = try await loader.load(id: 2)   // Book(id: 2, title: "Book 2")
-  /// ```
   public func load(id: Int) async throws -> Book {
     received.insert(id)
     onEvent("loader received request \(id)")
@@ -141,12 +100,6 @@ public actor RacingBookLoader: BookLoader {
   }
 
   /// Returns once request `id` has reached the loader — at once if it already has.
-  ///
-  /// ```swift
-  /// let first = Task { await model.reload(id: 1) }
-  /// await loader.waitUntilReceived(1)   // reload 1 has really started
-  /// let second = Task { await model.reload(id: 2) }
-  /// ```
   public func waitUntilReceived(_ id: Int) async {
     if received.contains(id) { return }
     await withCheckedContinuation { waiters[id, default: []].append($0) }

@@ -1,11 +1,5 @@
 /// How often and how patiently ``retrying(_:clock:isolation:_:)`` retries: the first retry waits
 /// `initialDelay`, each further one `multiplier` times longer than the one before.
-///
-/// ```swift
-/// let backoff = Backoff(attempts: 3, initialDelay: .milliseconds(100))
-/// #expect(backoff.delay(beforeAttempt: 2) == .milliseconds(100))
-/// #expect(backoff.delay(beforeAttempt: 3) == .milliseconds(200))
-/// ```
 public struct Backoff: Sendable {
   /// The most attempts, the first one included.
   public var attempts: Int
@@ -15,10 +9,6 @@ public struct Backoff: Sendable {
   public var multiplier: Int
 
   /// Creates a policy.
-  ///
-  /// ```swift
-  /// let backoff = Backoff(attempts: 5, initialDelay: .seconds(1), multiplier: 3)
-  /// ```
   public init(attempts: Int, initialDelay: Duration, multiplier: Int = 2) {
     self.attempts = attempts
     self.initialDelay = initialDelay
@@ -26,10 +16,6 @@ public struct Backoff: Sendable {
   }
 
   /// The wait before attempt `attempt` (2, 3, …).
-  ///
-  /// ```swift
-  /// let wait = backoff.delay(beforeAttempt: 3)   // initialDelay * multiplier
-  /// ```
   public func delay(beforeAttempt attempt: Int) -> Duration {
     var delay = initialDelay
     for _ in 0..<max(0, attempt - 2) { delay *= multiplier }

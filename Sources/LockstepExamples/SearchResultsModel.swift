@@ -4,30 +4,14 @@ public import Lockstep
 /// query, without waiting for the previous one to finish. Requests may finish in any order; the
 /// results on screen must always be those of the newest query.
 ///
-/// ```swift
-/// let model = SearchResultsModel(backend: LiveSearchBackend(), tasks: .live)
-/// model.search("sw")
-/// model.search("swift")      // may finish before "sw": "swift" must still win
-/// ```
-///
 /// Earlier requests are not cancelled (many backends answer anyway); a generation number alone
 /// keeps stale results out. The `.broken` ``Variant`` forgets that check, so whichever request
 /// finishes last wins: releasing the newer request first makes it fail, every time.
 @MainActor
 public final class SearchResultsModel {
   /// Answers search queries.
-  ///
-  /// ```swift
-  /// struct LiveSearchBackend: SearchResultsModel.Backend {
-  ///   func search(_ query: String) async throws -> [String] { try await api.search(query) }
-  /// }
-  /// ```
   public protocol Backend: Sendable {
     /// The results for `query`.
-    ///
-    /// ```swift
-    /// let results = try await backend.search("swift")
-    /// ```
     func search(_ query: String) async throws -> [String]
   }
 
@@ -44,10 +28,6 @@ public final class SearchResultsModel {
   private var generation = 0
 
   /// Creates the model.
-  ///
-  /// ```swift
-  /// let model = SearchResultsModel(backend: LiveSearchBackend(), tasks: .live)
-  /// ```
   public init(backend: any Backend, tasks: any TaskFactory, variant: Variant = .correct) {
     self.backend = backend
     self.tasks = tasks
@@ -55,10 +35,6 @@ public final class SearchResultsModel {
   }
 
   /// Starts searching for `query`; its results replace those of every older query.
-  ///
-  /// ```swift
-  /// TextField("Search", text: $text).onChange(of: text) { model.search($0) }
-  /// ```
   ///
   /// - Returns: The request's task, for callers that want to await it.
   @discardableResult

@@ -2,12 +2,6 @@
 /// a value, then drops every value that arrives within `interval` of it; the first value after
 /// the interval is emitted and starts the next one.
 ///
-/// ```swift
-/// for try await position in drags.throttled(for: .milliseconds(100), clock: ContinuousClock()) {
-///   render(position)
-/// }
-/// ```
-///
 /// The `.broken` variant measures the interval from the last value that *arrived* instead of the
 /// last one emitted, so a steady stream of values keeps restarting it and nothing more is
 /// emitted after the first value.
@@ -17,32 +11,18 @@ public struct AsyncThrottleSequence<Base: AsyncSequence, C: Clock>: AsyncSequenc
   /// The base sequence's errors.
   public typealias Failure = Base.Failure
 
-  private let base: Base
-  private let interval: C.Duration
-  private let clock: C
-  private let variant: Variant
-
-  init(base: Base, interval: C.Duration, clock: C, variant: Variant) {
-    self.base = base
-    self.interval = interval
-    self.clock = clock
-    self.variant = variant
-  }
+  // Internal, so that the memberwise initializer serves the operator's function below.
+  let base: Base
+  let interval: C.Duration
+  let clock: C
+  let variant: Variant
 
   /// Starts the throttle.
-  ///
-  /// ```swift
-  /// var iterator = drags.throttled(for: .seconds(1), clock: clock).makeAsyncIterator()
-  /// ```
   public func makeAsyncIterator() -> Iterator {
     Iterator(base: base.makeAsyncIterator(), interval: interval, clock: clock, variant: variant)
   }
 
   /// Emits the values a throttle lets through.
-  ///
-  /// ```swift
-  /// let next = try await iterator.next()
-  /// ```
   public struct Iterator: AsyncIteratorProtocol {
     private var base: Base.AsyncIterator
     private let interval: C.Duration
@@ -58,10 +38,6 @@ public struct AsyncThrottleSequence<Base: AsyncSequence, C: Clock>: AsyncSequenc
     }
 
     /// The next value the throttle lets through, or nil when the base ends.
-    ///
-    /// ```swift
-    /// while let position = try await iterator.next() { render(position) }
-    /// ```
     public mutating func next() async throws(Failure) -> Element? {
       while let value = try await base.next(isolation: nil) {
         let now = clock.now

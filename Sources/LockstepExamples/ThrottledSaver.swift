@@ -25,10 +25,6 @@ public final class ThrottledSaver: Sendable {
 
   /// Creates the saver.
   ///
-  /// ```swift
-  /// let saver = ThrottledSaver(queue: queue, interval: .seconds(1)) { store.save($0) }
-  /// ```
-  ///
   /// - Parameter save: Writes a draft; called on `queue`.
   public init(
     queue: any WorkScheduler, interval: Duration, variant: Variant = .correct,
@@ -41,10 +37,6 @@ public final class ThrottledSaver: Sendable {
   }
 
   /// The user changed the draft: saves it within one interval.
-  ///
-  /// ```swift
-  /// saver.edit("Dear Sir,")
-  /// ```
   public func edit(_ draft: String) {
     state.lock.withLock {
       state.draft = draft
@@ -54,10 +46,6 @@ public final class ThrottledSaver: Sendable {
   }
 
   /// Saves the current draft now, and cancels the scheduled save.
-  ///
-  /// ```swift
-  /// NotificationCenter.default.addObserver(forName: didEnterBackground, …) { _ in saver.saveNow() }
-  /// ```
   public func saveNow() {
     let (draft, pending) = state.lock.withLock {
       defer { state.pending = nil }

@@ -1,9 +1,5 @@
 /// Which version of an example model to build: the correct one, or one with a deliberate,
 /// realistic concurrency bug that Lockstep's tests catch every time.
-///
-/// ```swift
-/// let model = ProfileModel(service: service, tasks: tasks, variant: .broken)
-/// ```
 public enum Variant: String, Sendable, CaseIterable {
   /// The model as it should be written.
   case correct
