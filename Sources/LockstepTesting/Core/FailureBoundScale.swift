@@ -1,14 +1,8 @@
 import Foundation
 
 /// How much longer than asked every real-time failure bound of Lockstep lasts:
-/// `LOCKSTEP_TIMEOUT_SCALE`, read once per process (1 when unset).
-///
-/// A failure bound only limits how long a failing test takes to fail, and a passing test never
-/// reaches it — on a normal machine. Under the thread sanitizer, or on a CI runner with every core
-/// busy, a test can run ten times slower and reach the 10 s default of a wait it would pass.
-/// `LOCKSTEP_TIMEOUT_SCALE=5 swift test --sanitize=thread` multiplies every bound that elapses in
-/// real time (the waits of every primitive, `waitUntil`, a deterministic run's `timeout:`); bounds
-/// in a deterministic run's virtual time do not change, as they do not depend on the machine.
+/// `LOCKSTEP_TIMEOUT_SCALE`, read once per process (1 when unset). Bounds in a deterministic run's
+/// virtual time are not scaled; the article *Where work pauses* says why and how to use it.
 enum FailureBoundScale {
   static let variable = "LOCKSTEP_TIMEOUT_SCALE"
 

@@ -11,33 +11,14 @@
 /// Lockstep reports issues to the test framework that is running: Swift Testing's `Issue.record`
 /// when a Swift Testing test is running, `XCTFail` otherwise, both at the ``site`` of the call that
 /// caused it. Inside ``collectingIssues(isolation:_:)`` they are collected instead.
-///
-/// ```swift
-/// let (_, issues) = await collectingIssues { _ = Barrier(parties: 0) }
-/// print(issues[0].message)   // "Barrier(parties: 0): a barrier needs at least one party…"
-/// ```
 public struct ReportedIssue: Sendable, CustomStringConvertible {
   /// What went wrong and what to do about it.
-  ///
-  /// ```swift
-  /// let (_, issues) = await collectingIssues { _ = Barrier(parties: 0) }
-  /// print(issues[0].message)
-  /// ```
   public let message: String
   /// Where the call that caused it was made.
-  ///
-  /// ```swift
-  /// print(issues[0].site)   // "MyAppTests/BarrierTests.swift:12:50"
-  /// ```
   public let site: CallSite
   /// Whether it is a warning, which does not fail the test: something the test should know, such
   /// as an exploration that had nothing to explore. Swift Testing records it as a warning; under
   /// XCTest, which has none, it is printed.
-  ///
-  /// ```swift
-  /// let (_, issues) = await collectingIssues { await explore(.random()) { await counter.increment() } }
-  /// #expect(issues.allSatisfy(\.isWarning))
-  /// ```
   public let isWarning: Bool
 
   init(message: String, site: CallSite, isWarning: Bool = false) {
@@ -47,10 +28,6 @@ public struct ReportedIssue: Sendable, CustomStringConvertible {
   }
 
   /// `message (at Module/File.swift:line:column)`.
-  ///
-  /// ```swift
-  /// print(issues[0])   // "Barrier(parties: 0): … (at MyAppTests/BarrierTests.swift:12:50)"
-  /// ```
   public var description: String { "\(message) (at \(site))" }
 }
 

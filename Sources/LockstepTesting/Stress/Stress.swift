@@ -1,52 +1,18 @@
 /// Runs `body` many times on the normal executors — not on the deterministic scheduler — and
-/// reports how many runs failed: a measure of how flaky a test is, before and after a fix.
-///
-/// Deterministic tests are for regressions; many randomized runs are for discovery. `stress`
-/// repeats an ordinary test body (real threads, the real cooperative pool, real actor hops), one
-/// run after another, and reports, once, at this call:
-///
-/// ```
-/// stress: 3 of 1,000 runs failed (0.3 %) on the normal executors; first failure, in run 17:
-///   - Expectation failed: (book → "Book 1") == ("Book \(newest)" → "Book 2") (at ReaderTests.swift:31:5)
-/// ```
+/// reports, once, at this call how many runs failed: a measure of how flaky a test is.
 ///
 /// ```swift
 /// @Test(.timeLimit(.minutes(1)))
 /// func theNewestReloadWinsOnTheRealExecutors() async {
-///   await stress(times: 200) {
-///     let model = await ReaderModel()
-///     async let first: Void = model.reload(1)
-///     async let second: Void = model.reload(2)
-///     _ = await (first, second)
-///     #expect(await model.book == "Book \(await model.newest)")
-///   }
+///   await stress(times: 200) { await twoReloads() }
 /// }
 /// ```
 ///
-/// The count is `times`, unless the test process has `LOCKSTEP_STRESS_COUNT` in its environment:
-/// then every `stress` call runs that many times, and prints its result even when every run
-/// passed, so that a team can measure without editing the test:
+/// `LOCKSTEP_STRESS_COUNT` replaces `times` for every call and prints each result; what counts
+/// as a failed run and what is a misuse: <doc:FindingRaces#Measure-a-flaky-test-on-the-real-executors>.
 ///
-/// ```sh
-/// LOCKSTEP_STRESS_COUNT=10000 swift test --filter theNewestReloadWinsOnTheRealExecutors
-/// ```
+/// `body` is one run of the test: an ordinary, non-escaping closure that runs in your isolation.
 ///
-/// A run fails when its body records an issue (`#expect`, `Issue.record`, `XCTAssert…`, a
-/// Lockstep report) or throws. Under Swift Testing, the failures of the runs are held back (listed
-/// as known issues) and the one report fails the test; under XCTest they are reported as they
-/// happen as well — XCTest cannot hold them back. The runs do not overlap; a body that hangs
-/// hangs the call (give the test a time limit). Misuse is reported at this call and nothing runs:
-/// `times` below 1, a `LOCKSTEP_STRESS_COUNT` that is not a whole number of 1 or more, or a call
-/// inside a deterministic run (where every run would be the same; to try many orders there, use
-/// ``explore(_:cancellation:maxSteps:timeout:fileID:filePath:line:column:_:)``).
-///
-/// - Parameters:
-///   - times: How many times to run the body; at least 1. `LOCKSTEP_STRESS_COUNT` replaces it.
-///   - fileID: The caller's file ID, where the result is reported; leave the default.
-///   - filePath: The caller's file path; leave the default.
-///   - line: The caller's line; leave the default.
-///   - column: The caller's column; leave the default.
-///   - body: One run of the test: an ordinary, non-escaping closure that runs in your isolation.
 /// - Returns: How many runs failed, out of how many, and the first failure.
 @discardableResult
 public nonisolated(nonsending) func stress(

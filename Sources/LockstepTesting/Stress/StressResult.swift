@@ -2,46 +2,21 @@ import Foundation
 
 /// What ``stress(times:fileID:filePath:line:column:_:)`` saw: how many runs of the body failed on
 /// the normal executors, out of how many, and the first failure.
-///
-/// ```swift
-/// let result = await stress(times: 1_000) { try await model.reloadTwice() }
-/// print(result)   // "stress: 3 of 1,000 runs failed (0.3 %) on the normal executors; first …"
-/// ```
 public struct StressResult: Sendable, CustomStringConvertible {
   /// How many times the body ran.
-  ///
-  /// ```swift
-  /// #expect(result.runs == 1_000)
-  /// ```
   public let runs: Int
   /// How many of those runs failed: recorded an issue, threw, or had Lockstep report a problem.
-  ///
-  /// ```swift
-  /// print("\(result.failedRuns) failed")
-  /// ```
   public let failedRuns: Int
   /// The first run that failed, from 1, and what failed in it; `nil` when every run passed.
-  ///
-  /// ```swift
-  /// if let first = result.firstFailure { print("run \(first.run): \(first.failures)") }
-  /// ```
   public let firstFailure: (run: Int, failures: [String])?
   /// Where the count came from: `LOCKSTEP_STRESS_COUNT=1000`, or `nil` for the `times:` argument.
   let countSource: String?
 
   /// ``failedRuns`` divided by ``runs``: 0 when every run passed.
-  ///
-  /// ```swift
-  /// #expect(result.failureRate < 0.001)
-  /// ```
   public var failureRate: Double { runs == 0 ? 0 : Double(failedRuns) / Double(runs) }
 
   /// `stress: 3 of 1,000 runs failed (0.3 %) on the normal executors; first failure, in run 17:
   /// …`, or `stress: all 1,000 runs passed on the normal executors`.
-  ///
-  /// ```swift
-  /// print(result)
-  /// ```
   public var description: String {
     let count = countSource.map { " (\($0))" } ?? ""
     guard let firstFailure else {

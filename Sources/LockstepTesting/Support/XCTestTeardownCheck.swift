@@ -30,14 +30,6 @@
     /// looked at a failure: what it never checked is reported at this line, and the recording
     /// stops.
     ///
-    /// ```swift
-    /// func testPrices() async throws {
-    ///   let prices = SequenceRecorder(feed.prices(), name: "price feed")
-    ///   addTeardownCheck(for: prices)
-    ///   XCTAssertEqual(try await prices.next(), 10)
-    /// }   // "price feed": 1 value(s) arrived that the test never checked: [11]
-    /// ```
-    ///
     /// It lets the recording catch up with what the sequence already produced, then runs
     /// ``SequenceRecorder/verifyAllChecked(fileID:filePath:line:column:)``, in an async teardown
     /// block; without it, the recorder reports when it goes away.
@@ -55,16 +47,6 @@
     #if canImport(Observation)
       /// Checks, when the test ends, that the test checked every value `recorder` recorded: the
       /// values it never checked are reported at this line, and the recording stops.
-      ///
-      /// ```swift
-      /// @MainActor func testTheSpinner() async throws {
-      ///   let isLoading = PropertyRecorder(model, \.isLoading, name: "isLoading")
-      ///   addTeardownCheck(for: isLoading)
-      ///   model.load()
-      ///   try await tasks.waitUntilIdle()
-      ///   await isLoading.expectValues([false, true, false])
-      /// }
-      /// ```
       ///
       /// It runs ``PropertyRecorder/verifyAllChecked(fileID:filePath:line:column:)`` in an async
       /// teardown block, which first reads the property on the object's isolation.

@@ -30,11 +30,6 @@ public func withControlledCallsVerification<Result>(
 #if canImport(Testing)
   /// The trait behind ``Testing/Trait/verifyingControlledCalls``: another name of
   /// ``TeardownVerificationTrait``.
-  ///
-  /// ```swift
-  /// @Suite(.verifyingControlledCalls, .timeLimit(.minutes(1)))
-  /// struct BookScreenTests { … }
-  /// ```
   public typealias ControlledCallsVerificationTrait = TeardownVerificationTrait
 
   extension Trait where Self == TeardownVerificationTrait {
@@ -44,14 +39,6 @@ public func withControlledCallsVerification<Result>(
     ///
     /// Since Lockstep has recorders, it is the same trait as ``Testing/Trait/verifyingTeardown``:
     /// it also reports values a recorder recorded that the test never checked.
-    ///
-    /// ```swift
-    /// @Test(.verifyingControlledCalls, .timeLimit(.minutes(1)))
-    /// func reversedCompletion() async throws {
-    ///   let loader = FakeLoader()     // its ControlledCalls registers with the test
-    ///   …
-    /// }   // "loader call #2 (argument: 7) was never completed"
-    /// ```
     public static var verifyingControlledCalls: Self { Self() }
   }
 #endif

@@ -3,43 +3,18 @@
 
   /// The trait behind ``Testing/Trait/deterministic(seed:gracePeriod:fileID:filePath:line:column:)``: it runs each test, and
   /// each case of a parameterized test, under the deterministic scheduler.
-  ///
-  /// ```swift
-  /// @Test(.deterministic(seed: 3)) @MainActor func refreshes() async {
-  ///   let model = FeedModel()
-  ///   await model.refresh()          // its tasks, sleeps and main-actor hops run in seed-3 order
-  ///   #expect(model.items.count == 20)
-  /// }
-  /// ```
   public struct DeterministicSchedulingTrait: TestTrait, SuiteTrait, TestScoping {
     /// The seed of the run's order, or `nil` for FIFO.
-    ///
-    /// ```swift
-    /// #expect(DeterministicSchedulingTrait.deterministic(seed: 3).seed == 3)
-    /// ```
     public let seed: UInt64?
     /// How long to wait in real time for a job from outside the run before reporting a deadlock.
-    ///
-    /// ```swift
-    /// let trait = DeterministicSchedulingTrait.deterministic(gracePeriod: .milliseconds(50))
-    /// #expect(trait.gracePeriod == .milliseconds(50))
-    /// ```
     public let gracePeriod: Duration
     /// Where the trait was written, for reports.
     let site: CallSite
 
     /// Applies to every test of a suite it is attached to.
-    ///
-    /// ```swift
-    /// #expect(DeterministicSchedulingTrait.deterministic().isRecursive)
-    /// ```
     public var isRecursive: Bool { true }
 
     /// Scopes each test case, not the suite as a whole.
-    ///
-    /// ```swift
-    /// @Suite(.deterministic()) struct FeedTests { /* every test runs under the scheduler */ }
-    /// ```
     public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
       testCase == nil ? nil : self
     }
@@ -48,10 +23,6 @@
     /// ``withDeterministicScheduling(seed:timeout:gracePeriod:fileID:filePath:line:column:_:)``.
     /// A deadlock fails the test with the scheduler's report. A failing test gets the picture of
     /// its run attached, `lockstep-timeline.svg` (see ``SchedulerTrace/svg``).
-    ///
-    /// ```swift
-    /// @Test(.deterministic()) func loads() async { await model.load() }
-    /// ```
     public func provideScope(
       for test: Test, testCase: Test.Case?,
       performing function: @Sendable () async throws -> Void
@@ -108,22 +79,18 @@
     /// work; deterministic tests never overlap one another, even when tests run in parallel.
     ///
     /// ```swift
-    /// @Test(.deterministic(seed: 42)) func debounces() async throws {
-    ///   let search = DebouncedSearch()
-    ///   search.type("swift")
-    ///   try await Task.sleep(for: .milliseconds(80))   // virtual: no real wait
-    ///   #expect(search.requests == ["swift"])
+    /// @Test(.deterministic(seed: 7), .timeLimit(.minutes(1)))
+    /// @MainActor func debounces() async throws {
+    ///   let search = DebouncedSearch(backend: backend, clock: ContinuousClock())
+    ///   for text in ["s", "sw", "swift"] { search.textChanged(text) }
+    ///   try await Task.sleep(for: .milliseconds(100))   // virtual: no real wait
+    ///   #expect(backend.requests.values == ["swift"])
     /// }
     /// ```
     ///
-    /// - Parameters:
-    ///   - seed: `nil` for FIFO order, or a seed for a reproducible pseudo-random order.
-    ///   - gracePeriod: How long to wait in real time for jobs from outside the run (real I/O,
-    ///     other threads) before reporting a deadlock.
-    ///   - fileID: The caller's file ID, where a deadlock is reported; leave the default.
-    ///   - filePath: The caller's file path; leave the default.
-    ///   - line: The caller's line; leave the default.
-    ///   - column: The caller's column; leave the default.
+    /// `seed` is `nil` for FIFO order, or a seed for a reproducible pseudo-random order;
+    /// `gracePeriod` is how long to wait in real time for jobs from outside the run (real I/O,
+    /// other threads) before reporting a deadlock.
     public static func deterministic(
       seed: UInt64? = nil, gracePeriod: Duration = .zero,
       fileID: StaticString = #fileID, filePath: StaticString = #filePath,

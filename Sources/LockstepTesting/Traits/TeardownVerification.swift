@@ -88,25 +88,12 @@ public func withTeardownVerification<Result>(
   /// The trait behind ``Testing/Trait/verifyingTeardown`` (and its older name,
   /// ``Testing/Trait/verifyingControlledCalls``): it runs each test, and each case of a
   /// parameterized test, inside ``withTeardownVerification(isolation:_:)``.
-  ///
-  /// ```swift
-  /// @Suite(.verifyingTeardown, .timeLimit(.minutes(1)))
-  /// struct BookScreenTests { … }
-  /// ```
   public struct TeardownVerificationTrait: TestTrait, SuiteTrait, TestScoping {
     /// Applied to a suite, the trait checks every test in it, each on its own.
-    ///
-    /// ```swift
-    /// #expect(TeardownVerificationTrait.verifyingTeardown.isRecursive)
-    /// ```
     public var isRecursive: Bool { true }
 
     /// Runs the test, then runs the teardown check of every Lockstep object created during the
     /// test. Swift Testing calls this; you don't.
-    ///
-    /// ```swift
-    /// try await trait.provideScope(for: test, testCase: testCase) { try await body() }
-    /// ```
     public func provideScope(
       for test: Test, testCase: Test.Case?,
       performing function: @Sendable () async throws -> Void
