@@ -96,7 +96,7 @@ enum RunLifecycle {
 
   private static func checkCanStart() throws {
     try RuntimeHooks.install()
-    if let outer = DrainThread.current { throw NestedDeterministicRun(outerRun: outer.site) }
+    if let outer = DrainingRun.current { throw NestedDeterministicRun(outerRun: outer.site) }
   }
 }
 
@@ -146,7 +146,7 @@ extension DeterministicRun {
     {
       drained = outcome
     } else {
-      drained = await DrainWorker.shared.drain(self)
+      drained = await DrainThread.shared.drain(self)
     }
     if drained.quarantinedTasks { body.relinquishReferences(downTo: baseline) }
     return RunCompletion(
@@ -179,7 +179,7 @@ extension DeterministicRun {
   /// caller's task-local values (the running test, Lockstep's issue collector).
   private func start<Value>(_ body: LentBody<Value>) -> Locked<Result<Value, any Error>?> {
     let result = Locked<Result<Value, any Error>?>(nil)
-    let task = DrainThread.with(self) {
+    let task = DrainingRun.with(self) {
       Task { [self] in
         let value: Result<Value, any Error>
         do {

@@ -37,7 +37,7 @@ enum RuntimeHooks {
 
   /// `nil` once installed, otherwise why installing is impossible.
   private static let installation: String? = {
-    guard DrainThread.isSupported else {
+    guard DrainingRun.isSupported else {
       return "this platform has no thread-local storage the scheduler can use"
     }
     #if compiler(>=6.3)
