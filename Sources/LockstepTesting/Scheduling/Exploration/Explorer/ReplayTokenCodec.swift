@@ -1,3 +1,250 @@
+/// The text of a replay token and the bytes behind it: one codec for both token versions, the
+/// same code for a token in a report and for the token a signal handler writes as the process
+/// crashes (``CrashReport``), so writing goes through plain arithmetic and a ``TokenByteSink``.
+///
+/// A token is its prefix and the base64url text (URL-safe alphabet, no padding) of its bytes. A
+/// *varint* is an unsigned LEB128 integer; *n* is the number of choice points.
+///
+/// `L2.`, what Lockstep prints:
+///
+/// | Bytes        | What                                                                    |
+/// |--------------|-------------------------------------------------------------------------|
+/// | 1            | flags: bit 0 set for a whole schedule (steps and checksum follow); clear for the choices made before a crash |
+/// | varint       | the cancellation point + 1, or 0 for none                               |
+/// | varint       | *n*                                                                     |
+/// | 1 + values   | the choices: a packing byte, then *n* values (packing 2: two bits each, four a byte, first in the low bits; packing 8: one varint each) |
+/// | 1 + values   | the numbers of eligible jobs minus 2, packed the same way               |
+/// | ⌈n / 4⌉      | the picked tasks modulo 4, two bits each                                |
+/// | varint       | whole schedule only: its steps                                          |
+/// | 4            | whole schedule only: its checksum, least significant byte first         |
+///
+/// `L1.`, the first version (still read, written only for a token without a check): a varint
+/// (the cancellation point + 1, or 0), a varint (*n*), and the choices, packed as in `L2.`.
+enum ReplayTokenCodec {
+  /// The prefix of the tokens Lockstep prints.
+  static let prefix = "L2."
+  /// The prefix of the first version's tokens, which record only the choices.
+  static let firstPrefix = "L1."
+
+  /// Reads a token's text, `L2.…` or `L1.…`; `nil` when it is not a token.
+  static func decode(_ text: String) -> ReplayToken? {
+    if text.hasPrefix(prefix) {
+      guard let bytes = Base64URL.decode(text.dropFirst(prefix.count)) else { return nil }
+      return ReplayTokenLayout.read(bytes)
+    }
+    if text.hasPrefix(firstPrefix) {
+      guard let bytes = Base64URL.decode(text.dropFirst(firstPrefix.count)) else { return nil }
+      return decodeFirstVersion(bytes)
+    }
+    return nil
+  }
+
+  /// A token's text: `L2.…`, or `L1.…` for a token that records only its choices.
+  static func encode(_ token: ReplayToken) -> String {
+    guard let check = token.check else {
+      return firstPrefix + Base64URL.encode(encodedFirstVersion(token))
+    }
+    var sink = ByteArraySink()
+    ReplayTokenLayout.write(
+      TokenArrays(choices: token.choices, check: check), cancelAtWait: token.cancelAtWait,
+      whole: check.whole, into: &sink)
+    return prefix + Base64URL.encode(sink.bytes)
+  }
+
+  private static func encodedFirstVersion(_ token: ReplayToken) -> [UInt8] {
+    let (choices, cancelAtWait) = (token.choices, token.cancelAtWait)
+    var bytes: [UInt8] = []
+    Varint.append(UInt64(cancelAtWait.map { $0 + 1 } ?? 0), to: &bytes)
+    Varint.append(UInt64(choices.count), to: &bytes)
+    if choices.allSatisfy({ $0 < 4 }) {
+      bytes.append(2)
+      var byte: UInt8 = 0
+      for (index, choice) in choices.enumerated() {
+        byte |= UInt8(choice) << (2 * UInt8(index % 4))
+        if index % 4 == 3 {
+          bytes.append(byte)
+          byte = 0
+        }
+      }
+      if choices.count % 4 != 0 { bytes.append(byte) }
+    } else {
+      bytes.append(8)
+      for choice in choices { Varint.append(UInt64(choice), to: &bytes) }
+    }
+    return bytes
+  }
+
+  private static func decodeFirstVersion(_ bytes: [UInt8]) -> ReplayToken? {
+    var position = 0
+    guard let cancel = Varint.read(bytes, at: &position),
+      let count = Varint.read(bytes, at: &position), count < 10_000_000,
+      position < bytes.count
+    else { return nil }
+    let packing = bytes[position]
+    position += 1
+    var choices: [Int] = []
+    choices.reserveCapacity(Int(count))
+    switch packing {
+    case 2:
+      guard bytes.count - position == (Int(count) + 3) / 4 else { return nil }
+      for index in 0..<Int(count) {
+        choices.append(Int(bytes[position + index / 4] >> (2 * UInt8(index % 4)) & 3))
+      }
+    case 8:
+      for _ in 0..<count {
+        guard let choice = Varint.read(bytes, at: &position), choice < 1 << 31 else { return nil }
+        choices.append(Int(choice))
+      }
+      guard position == bytes.count else { return nil }
+    default:
+      return nil
+    }
+    return ReplayToken(choices: choices, cancelAtWait: cancel == 0 ? nil : Int(cancel - 1))
+  }
+}
+
+/// The bytes of an `L2.` token, as the table of ``ReplayTokenCodec`` lays them out.
+enum ReplayTokenLayout {
+  static let wholeSchedule: UInt8 = 1
+
+  static func write<Choices: TokenChoices, Sink: TokenByteSink>(
+    _ choices: Choices, cancelAtWait: Int?, whole: ScheduleCheck.Whole?, into sink: inout Sink
+  ) {
+    let count = choices.count
+    sink.put(whole == nil ? 0 : wholeSchedule)
+    Varint.write(UInt64(cancelAtWait.map { $0 &+ 1 } ?? 0), into: &sink)
+    Varint.write(UInt64(count), into: &sink)
+    var smallChoices = true
+    var smallCounts = true
+    var point = 0
+    while point < count {
+      if choices.choice(point) > 3 { smallChoices = false }
+      if choices.readyCount(point) &- 2 > 3 { smallCounts = false }
+      point &+= 1
+    }
+    writeValues(count, small: smallChoices, into: &sink) { choices.choice($0) }
+    writeValues(count, small: smallCounts, into: &sink) { choices.readyCount($0) &- 2 }
+    writeTwoBits(count, into: &sink) { choices.task($0) }
+    if let whole {
+      Varint.write(UInt64(whole.steps), into: &sink)
+      var checksum = whole.checksum
+      for _ in 0..<4 {
+        sink.put(UInt8(truncatingIfNeeded: checksum))
+        checksum >>= 8
+      }
+    }
+  }
+
+  private static func writeValues<Sink: TokenByteSink>(
+    _ count: Int, small: Bool, into sink: inout Sink, _ value: (Int) -> Int
+  ) {
+    if small {
+      sink.put(2)
+      writeTwoBits(count, into: &sink, value)
+    } else {
+      sink.put(8)
+      var point = 0
+      while point < count {
+        Varint.write(UInt64(value(point)), into: &sink)
+        point &+= 1
+      }
+    }
+  }
+
+  private static func writeTwoBits<Sink: TokenByteSink>(
+    _ count: Int, into sink: inout Sink, _ value: (Int) -> Int
+  ) {
+    var byte: UInt8 = 0
+    var point = 0
+    while point < count {
+      byte |= UInt8(truncatingIfNeeded: value(point) & 3) << UInt8(truncatingIfNeeded: 2 * (point % 4))
+      if point % 4 == 3 {
+        sink.put(byte)
+        byte = 0
+      }
+      point &+= 1
+    }
+    if count % 4 != 0 { sink.put(byte) }
+  }
+
+  /// Reads what ``write(_:cancelAtWait:whole:into:)`` wrote; `nil` when the bytes are not a token.
+  static func read(_ bytes: [UInt8]) -> ReplayToken? {
+    var position = 0
+    guard let flags = bytes.first, flags & ~wholeSchedule == 0 else { return nil }
+    position += 1
+    guard let cancel = Varint.read(bytes, at: &position),
+      let count = Varint.read(bytes, at: &position), count < 10_000_000
+    else { return nil }
+    let points = Int(count)
+    guard let choices = readValues(points, bytes, &position),
+      let counts = readValues(points, bytes, &position)?.map({ $0 + 2 }),
+      let tasks = readTwoBits(points, bytes, &position)
+    else { return nil }
+    var whole: ScheduleCheck.Whole?
+    if flags & wholeSchedule != 0 {
+      guard let steps = Varint.read(bytes, at: &position), steps < 1 << 40,
+        bytes.count - position == 4
+      else { return nil }
+      var checksum: UInt32 = 0
+      for offset in 0..<4 { checksum |= UInt32(bytes[position + offset]) << (8 * offset) }
+      position += 4
+      whole = ScheduleCheck.Whole(steps: Int(steps), checksum: checksum)
+    }
+    guard position == bytes.count, zip(choices, counts).allSatisfy({ $0 < $1 }) else { return nil }
+    return ReplayToken(
+      choices: choices, cancelAtWait: cancel == 0 ? nil : Int(cancel - 1),
+      check: ScheduleCheck(readyCounts: counts, chosenTasks: tasks, whole: whole))
+  }
+
+  private static func readValues(_ count: Int, _ bytes: [UInt8], _ position: inout Int) -> [Int]? {
+    guard position < bytes.count else { return nil }
+    let packing = bytes[position]
+    position += 1
+    switch packing {
+    case 2: return readTwoBits(count, bytes, &position)
+    case 8:
+      var values: [Int] = []
+      values.reserveCapacity(count)
+      for _ in 0..<count {
+        guard let value = Varint.read(bytes, at: &position), value < 1 << 31 else { return nil }
+        values.append(Int(value))
+      }
+      return values
+    default: return nil
+    }
+  }
+
+  private static func readTwoBits(_ count: Int, _ bytes: [UInt8], _ position: inout Int) -> [Int]? {
+    let length = (count + 3) / 4
+    guard bytes.count - position >= length else { return nil }
+    let values = (0..<count).map { Int(bytes[position + $0 / 4] >> (2 * UInt8($0 % 4)) & 3) }
+    position += length
+    return values
+  }
+}
+
+/// The choice points a token records, as the layout reads them.
+protocol TokenChoices {
+  var count: Int { get }
+  /// The index picked at choice point `point`.
+  func choice(_ point: Int) -> Int
+  /// How many jobs were eligible there.
+  func readyCount(_ point: Int) -> Int
+  /// The picked job's task number, modulo 4.
+  func task(_ point: Int) -> Int
+}
+
+/// A token's choices and check, as the layout reads them.
+private struct TokenArrays: TokenChoices {
+  let choices: [Int]
+  let check: ScheduleCheck
+
+  var count: Int { choices.count }
+  func choice(_ point: Int) -> Int { choices[point] }
+  func readyCount(_ point: Int) -> Int { check.readyCounts[point] }
+  func task(_ point: Int) -> Int { check.chosenTasks[point] }
+}
+
 /// LEB128 unsigned integers.
 enum Varint {
   static func append(_ value: UInt64, to bytes: inout [UInt8]) {
