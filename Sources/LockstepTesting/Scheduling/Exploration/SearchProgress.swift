@@ -1,11 +1,7 @@
 /// How far an exhaustive search (``ExplorationStrategy/exhaustive(maxPreemptions:limit:)``) got
 /// when its `limit` or its time budget stopped it before the end: what is left of its search
-/// tree, counted exactly from the last schedule that ran, and an estimate of the whole.
-///
-/// The search is depth-first: below each choice point of the last schedule, the ready jobs not
-/// tried there yet (within the preemption bound) are the roots of subtrees no schedule has
-/// entered. Each holds at least one schedule, so ``subtreesLeft`` is a lower bound on the
-/// schedules left; ``estimatedSchedules`` guesses their number.
+/// tree, counted exactly from the last schedule that ran, and an estimate of the whole. See
+/// <doc:FindingRaces#How-big-the-search-is>.
 ///
 /// ```swift
 /// let result = await explore(.exhaustive(maxPreemptions: 1, limit: 2_000)) { await check() }
@@ -16,45 +12,19 @@
 public struct SearchProgress: Sendable, Equatable, CustomStringConvertible {
   /// For each choice point of the last schedule that ran, first to last, how many of its ready
   /// jobs the search has still to try there: each is the root of a subtree not searched yet.
-  ///
-  /// ```swift
-  /// print(progress.untriedByDepth)   // [0, 0, 1, 0, 2, …]: the top of the tree is done
-  /// ```
   public let untriedByDepth: [Int]
-  /// How many more times the whole search runs, each with an injected cancellation at another
-  /// Lockstep wait (`cancellation: .atLockstepWaits`), after the current one; as many as the
-  /// schedules so far reached waits. Zero without cancellation injection.
-  ///
-  /// ```swift
-  /// print(progress.passesLeft)
-  /// ```
+  /// How many more times the whole search runs after the current one, each with a cancellation
+  /// at another Lockstep wait; zero without cancellation injection.
   public let passesLeft: Int
-  /// An estimate of how many schedules the whole search has, those run included (every pass,
-  /// with cancellation injection): the schedules that ran, plus for each untried subtree the
-  /// number of schedules it would have if the choice points below it were those of the last
-  /// schedule — as many ready jobs at each, a preemption allowed while the budget lasts (Knuth's
-  /// estimate of a tree's size from one path through it, taken from every untried subtree). It
-  /// is exact when nothing is left; with code whose later choice points differ a lot between
-  /// schedules, read it as an order of magnitude.
-  ///
-  /// ```swift
-  /// if progress.estimatedSchedules > 1_000_000 { print("shard it, or use .pct") }
-  /// ```
+  /// An estimate of how many schedules the whole search has, those run included; exact when
+  /// nothing is left, an order of magnitude otherwise.
   public let estimatedSchedules: Int
 
   /// At least this many schedules are left: one for each untried subtree (the sum of
   /// ``untriedByDepth``), and one for each pass left.
-  ///
-  /// ```swift
-  /// print("at least \(progress.subtreesLeft) more schedule(s)")
-  /// ```
   public var subtreesLeft: Int { untriedByDepth.reduce(0, +) + passesLeft }
 
   /// `at least 37 more schedule(s): 37 untried subtree(s) left; an estimated 2.3 million in all`.
-  ///
-  /// ```swift
-  /// print(progress)
-  /// ```
   public var description: String {
     let subtrees = untriedByDepth.reduce(0, +)
     var text = "at least \(subtreesLeft) more schedule(s): \(subtrees) untried subtree(s)"
