@@ -126,8 +126,7 @@ extension DeterministicRun {
   /// Runs `body` in this run.
   ///
   /// The run is drained right here, on the caller's thread, while the caller waits: no thread
-  /// hand-off, which is most of what a run costs (a run is over in microseconds; waking another
-  /// thread and waking the caller again took most of 30 µs). The caller's task stays in this
+  /// hand-off, which would be most of what a run costs. The caller's task stays in this
   /// call while the run's jobs run nested in it, as `Task.immediate` runs a task. A run still
   /// going after ``inlineBudget`` moves, between two jobs, to the process's drain thread, where
   /// the caller really suspends; so do, from the start:
