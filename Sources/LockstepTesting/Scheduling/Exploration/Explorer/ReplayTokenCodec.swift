@@ -5,18 +5,22 @@
 /// A token is its prefix and the base64url text (URL-safe alphabet, no padding) of its bytes. A
 /// *varint* is an unsigned LEB128 integer; *n* is the number of choice points.
 ///
-/// `L2.`, what Lockstep prints:
+/// `L2.`, what Lockstep prints (*packed values*: a packing byte, then *n* values — packing 2:
+/// two bits each, four a byte, the first in the low bits; packing 8: one varint each):
 ///
-/// | Bytes        | What                                                                    |
-/// |--------------|-------------------------------------------------------------------------|
-/// | 1            | flags: bit 0 set for a whole schedule (steps and checksum follow); clear for the choices made before a crash |
-/// | varint       | the cancellation point + 1, or 0 for none                               |
-/// | varint       | *n*                                                                     |
-/// | 1 + values   | the choices: a packing byte, then *n* values (packing 2: two bits each, four a byte, first in the low bits; packing 8: one varint each) |
-/// | 1 + values   | the numbers of eligible jobs minus 2, packed the same way               |
-/// | ⌈n / 4⌉      | the picked tasks modulo 4, two bits each                                |
-/// | varint       | whole schedule only: its steps                                          |
-/// | 4            | whole schedule only: its checksum, least significant byte first         |
+/// | Bytes    | What                                                                   |
+/// |----------|------------------------------------------------------------------------|
+/// | 1        | flags: bit 0 set for a whole schedule (steps and checksum follow)      |
+/// | varint   | the cancellation point + 1, or 0 for none                              |
+/// | varint   | *n*                                                                    |
+/// | packed   | the choices: the index picked at each choice point                     |
+/// | packed   | the number of eligible jobs at each choice point, minus 2              |
+/// | ⌈n / 4⌉  | the picked job's task, modulo 4, two bits each                         |
+/// | varint   | whole schedule only: its steps                                         |
+/// | 4        | whole schedule only: its checksum, least significant byte first        |
+///
+/// A token without the flag holds the choices made before a crash; a replay goes on with default
+/// choices after them.
 ///
 /// `L1.`, the first version (still read, written only for a token without a check): a varint
 /// (the cancellation point + 1, or 0), a varint (*n*), and the choices, packed as in `L2.`.
