@@ -7,17 +7,8 @@
 /// ```
 public struct DeterministicOutcome<Value> {
   /// What the body returned.
-  ///
-  /// ```swift
-  /// let outcome = try await runDeterministically { 6 * 7 }
-  /// #expect(outcome.value == 42)
-  /// ```
   public let value: Value
   /// Every job the scheduler executed, in order.
-  ///
-  /// ```swift
-  /// print(outcome.trace.taskOrder)
-  /// ```
   public let trace: SchedulerTrace
 }
 

@@ -1,8 +1,6 @@
 /// The record of one deterministic run: every job the scheduler executed, in order, and the task
-/// it belonged to.
-///
-/// Tasks are numbered 1, 2, 3… in the order the run first saw them, so traces of two runs of the
-/// same workload compare equal exactly when the scheduler made the same choices:
+/// it belonged to. Tasks are numbered in the order the run first saw them, so two runs' traces
+/// are equal exactly when the scheduler made the same choices.
 ///
 /// ```swift
 /// let first = try await runDeterministically(seed: 7) { await model.refresh() }
@@ -18,28 +16,12 @@ public struct SchedulerTrace: Sendable, Equatable, CustomStringConvertible {
   public struct Step: Sendable, Equatable, CustomStringConvertible {
     /// The run-local number of the task the job belonged to (1 is the first task seen), or `nil`
     /// for a job that is not a task (an actor's processing job, for example).
-    ///
-    /// ```swift
-    /// let tasks = Set(outcome.trace.steps.compactMap(\.task))
-    /// ```
     public let task: Int?
     /// Whether the job ran isolated to the main actor.
-    ///
-    /// ```swift
-    /// let mainJobs = outcome.trace.steps.filter(\.isMainActor).count
-    /// ```
     public let isMainActor: Bool
     /// The virtual time at which it ran, measured from the start of the run.
-    ///
-    /// ```swift
-    /// #expect(outcome.trace.steps.last?.time == .seconds(600))
-    /// ```
     public let time: Duration
     /// Whether virtual time jumped forward to wake this job from a sleep.
-    ///
-    /// ```swift
-    /// let wakeUps = outcome.trace.steps.filter(\.wokeFromSleep).count
-    /// ```
     public let wokeFromSleep: Bool
     /// The index in ``SchedulerTrace/steps`` of the step that was running when this job was
     /// handed to the run — the step that started, resumed or woke its task — or -1 when none was
@@ -51,10 +33,6 @@ public struct SchedulerTrace: Sendable, Equatable, CustomStringConvertible {
     var enqueuedBy: Int? { enqueuedAt < 0 ? nil : Int(enqueuedAt) }
 
     /// `task 3 @MainActor at 80 ms (woke)`.
-    ///
-    /// ```swift
-    /// print(outcome.trace.steps[0])   // "task 1 at 0 s"
-    /// ```
     public var description: String {
       var text = task.map { "task \($0)" } ?? "job"
       if isMainActor { text += " @MainActor" }
@@ -64,10 +42,6 @@ public struct SchedulerTrace: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Two steps are equal when they ran the same task's job in the same place at the same time.
-    ///
-    /// ```swift
-    /// #expect(first.trace.steps == again.trace.steps)
-    /// ```
     public static func == (lhs: Step, rhs: Step) -> Bool {
       lhs.task == rhs.task && lhs.isMainActor == rhs.isMainActor && lhs.time == rhs.time
         && lhs.wokeFromSleep == rhs.wokeFromSleep
@@ -75,16 +49,8 @@ public struct SchedulerTrace: Sendable, Equatable, CustomStringConvertible {
   }
 
   /// Every executed job, in execution order.
-  ///
-  /// ```swift
-  /// print(outcome.trace.steps.count, "jobs")
-  /// ```
   public internal(set) var steps: [Step] = []
   /// The names of the tasks that had one and were observed by the scheduler, by task number.
-  ///
-  /// ```swift
-  /// print(outcome.trace.taskNames[2] ?? "unnamed")   // "load profile"
-  /// ```
   public internal(set) var taskNames: [Int: String] = [:]
   /// Where the run's unnamed tasks were created, by task number, for the tasks the runtime's task
   /// creation reported (``TaskCreationHook``).
@@ -116,21 +82,11 @@ public struct SchedulerTrace: Sendable, Equatable, CustomStringConvertible {
   }
 
   /// The run as a person would write it down: one line a step, saying which task did what.
-  ///
-  /// ```swift
-  /// let outcome = try await runDeterministically(seed: 4) { await model.reloadTwice() }
-  /// print(outcome.trace.timeline)
-  /// ```
   public var timeline: Timeline { Timeline(self) }
 
   /// The run as a picture, an SVG document: one lane per task, the steps down the page, an arrow
   /// where a step of one task started or resumed another, and the steps where a check failed
   /// marked. See <doc:FindingRaces#Read-the-picture>.
-  ///
-  /// ```swift
-  /// let outcome = try await runDeterministically(seed: 4) { await model.reloadTwice() }
-  /// try outcome.trace.svg.write(toFile: "run.svg", atomically: true, encoding: .utf8)
-  /// ```
   public var svg: String {
     TimelinePicture(
       timeline: timeline, title: "Deterministic run: \(steps.count) steps", replay: nil, failures: []
@@ -138,17 +94,9 @@ public struct SchedulerTrace: Sendable, Equatable, CustomStringConvertible {
   }
 
   /// The task numbers in execution order: the compact form used to compare interleavings.
-  ///
-  /// ```swift
-  /// print(outcome.trace.taskOrder)   // [1, 2, 1, 3, 2]
-  /// ```
   public var taskOrder: [Int] { steps.map { $0.task ?? 0 } }
 
   /// One line per step.
-  ///
-  /// ```swift
-  /// print(outcome.trace)   // "1. task 1 at 0 s\n2. task 2 …"
-  /// ```
   public var description: String {
     steps.enumerated().map { index, step in
       let name = step.task.flatMap { taskNames[$0] }.map { " \"\($0)\"" } ?? ""
@@ -157,10 +105,6 @@ public struct SchedulerTrace: Sendable, Equatable, CustomStringConvertible {
   }
 
   /// Two traces are equal when they executed the same steps; task names are not compared.
-  ///
-  /// ```swift
-  /// #expect(first.trace == again.trace)
-  /// ```
   public static func == (lhs: SchedulerTrace, rhs: SchedulerTrace) -> Bool {
     lhs.steps == rhs.steps
   }

@@ -1,13 +1,7 @@
 /// A deterministic run told step by step: which task ran, and what it did — started, waited at a
-/// Lockstep gate, controlled call, barrier or clock, slept, was resumed, noted a write, finished.
-///
-/// A step that runs an actor's queued work appears under the task whose work it ran, when that
-/// task did something Lockstep saw (a note, a wait); such steps without any are left out. One
-/// actor job can run the work of several tasks: its step number then appears on one line per
-/// task, the later ones ending with "in the same actor job as the line above".
-///
-/// ``explore(_:cancellation:maxSteps:timeout:fileID:filePath:line:column:_:)`` prints the timeline
-/// of a failing schedule; any run's timeline is ``SchedulerTrace/timeline``:
+/// Lockstep primitive, slept, was resumed, noted a write, finished. Any run's timeline is
+/// ``SchedulerTrace/timeline``; code under test adds lines with ``note(_:)``. See
+/// <doc:FindingRaces#Read-the-report>.
 ///
 /// ```swift
 /// let outcome = try await runDeterministically { await model.reload() }
@@ -15,9 +9,6 @@
 /// //  1. test body   started, waits for call 1 of "loader" to complete
 /// //  2. "reload 1"  started, …
 /// ```
-///
-/// Lockstep's primitives add what they know on their own. Code under test and fakes add their own
-/// lines with ``note(_:)``.
 public struct Timeline: Sendable, Equatable, CustomStringConvertible {
   /// One step of the run: the job of one task, and what that task did in it.
   ///
@@ -26,36 +17,16 @@ public struct Timeline: Sendable, Equatable, CustomStringConvertible {
   /// ```
   public struct Entry: Sendable, Equatable, CustomStringConvertible {
     /// The step's number, from 1.
-    ///
-    /// ```swift
-    /// #expect(timeline.entries.first?.step == 1)
-    /// ```
     public let step: Int
     /// The run-local number of the task; the body is task 1.
-    ///
-    /// ```swift
-    /// let bodySteps = timeline.entries.filter { $0.task == 1 }
-    /// ```
     public let task: Int
     /// How the timeline names the task: `test body`, its name in quotes, or `task 3`, followed by
     /// where it was created when the run knows (`task 3 (created in startWorkers() at …)`).
-    ///
-    /// ```swift
-    /// print(timeline.entries[0].taskName)   // "test body"
-    /// ```
     public let taskName: String
     /// The virtual time of the step, from the start of the run.
-    ///
-    /// ```swift
-    /// #expect(timeline.entries.last?.time == .milliseconds(80))
-    /// ```
     public let time: Duration
     /// What the task did in the step, in order: `started`, `resumed`, `woke from its sleep`,
     /// `waits for Gate("save") to open`, a note, `finished`.
-    ///
-    /// ```swift
-    /// #expect(timeline.entries[0].actions.first == "started")
-    /// ```
     public let actions: [String]
     /// How the task came to run in this step, without the executor: `started`, `resumed` or
     /// `woke from its sleep`; `actions` begins with it.
@@ -82,10 +53,6 @@ public struct Timeline: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `  3. "reload 2"  resumed, finished`.
-    ///
-    /// ```swift
-    /// print(timeline.entries[2])
-    /// ```
     public var description: String {
       line(nameWidth: taskName.count, showsTime: time > .zero, numbered: true)
     }
@@ -99,10 +66,6 @@ public struct Timeline: Sendable, Equatable, CustomStringConvertible {
   }
 
   /// Every step, in the order the scheduler ran them.
-  ///
-  /// ```swift
-  /// print(timeline.entries.count, "steps")
-  /// ```
   public let entries: [Entry]
 
   init(_ trace: SchedulerTrace) {
@@ -170,12 +133,6 @@ public struct Timeline: Sendable, Equatable, CustomStringConvertible {
   ///
   /// Consecutive steps of the same task at the same virtual time share a line (`4–6.`), without
   /// the bare `resumed` of each hop between actors:
-  ///
-  /// ```swift
-  /// print(timeline)
-  /// //  1–3. test body   started
-  /// //  4–8. "reload 1"  started, loader answers request 1
-  /// ```
   public var description: String {
     let stretches = self.stretches
     let nameWidth = entries.map(\.taskName.count).max() ?? 0

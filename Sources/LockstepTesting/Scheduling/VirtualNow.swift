@@ -13,16 +13,11 @@ import LockstepInterposition
 /// }
 /// ```
 ///
-/// The wall clock starts at ``defaultStartDate`` (2001-01-01 00:00:00 UTC, Foundation's reference date; `withStartDate(_:_:)` sets
-/// another); the
-/// monotonic clocks start where the real ones stand when the run first reads them. See *What time it is*
-/// in the documentation for where this is not available and what happens instead.
+/// The wall clock starts at ``defaultStartDate`` (`withStartDate(_:_:)` sets another); the
+/// monotonic clocks start where the real ones stand when the run first reads them. See
+/// <doc:WhatTimeItIs>.
 public enum VirtualNow {
   /// Whether runs in this process read virtual now.
-  ///
-  /// ```swift
-  /// #expect(VirtualNow.isAvailable, "\(VirtualNow.unavailableReason ?? "")")
-  /// ```
   public static var isAvailable: Bool { unavailableReason == nil }
 
   /// Why runs in this process read the real clocks, or `nil` when they read virtual now.

@@ -1,17 +1,8 @@
 /// Runs `body`, and every job it causes, one job at a time on one thread, in an order chosen by
 /// `seed`, with `Task.sleep` and clock sleeps in virtual time.
 ///
-/// The run is drained on the thread that calls this function, while the caller waits (so an
-/// empty run costs microseconds); a caller isolated to an actor other than the main actor, or a
-/// run with a `gracePeriod`, is drained by Lockstep's own thread while the caller suspends.
-/// Everything the body starts runs on that one thread: unstructured and detached tasks,
-/// `async let`, task groups, actor jobs, resumed continuations, `Task.yield()`, and main-actor
-/// work. Without a seed the order is first-in, first-out; with a seed the next ready job is
-/// picked pseudo-randomly, and the same seed reproduces the same order. (When more than 128 jobs
-/// are ready at once, the pick is among the 128 that have waited longest.)
-///
-/// Sleeps do not wait: when no job is ready, virtual time jumps to the earliest deadline. A model
-/// that sleeps ten minutes finishes in microseconds.
+/// Without a seed the order is first in, first out; the same seed gives the same order. A run that
+/// cannot finish fails at once with a ``DeterministicDeadlock``. See <doc:WhichWorkRunsNext>.
 ///
 /// ```swift
 /// @Test func retriesThreeTimes() async throws {
@@ -23,54 +14,18 @@
 /// }
 /// ```
 ///
-/// The body is an ordinary closure, like any other closure of your test: it can assign to your
-/// locals, use your isolation's state directly (a `@MainActor` model in a `@MainActor` test), and
-/// return a value that is not `Sendable`. It still runs as a task of the run, on the scheduler's
-/// thread, while the caller waits; the two never run at the same time.
-///
-/// ```swift
-/// @MainActor @Test func refreshesTwice() async throws {
-///   let model = FeedModel()
-///   var counts: [Int] = []
-///   try await withDeterministicScheduling(seed: 1) {
-///     await model.refresh()
-///     counts.append(model.items.count)   // assigns the test's local
-///     await model.refresh()
-///     counts.append(model.items.count)
-///   }
-///   #expect(counts == [20, 40])
-/// }
-/// ```
-///
-/// When the body cannot finish (nothing is ready, nobody sleeps), the run fails at once with a
-/// ``DeterministicDeadlock`` listing the run's tasks; the body is cancelled first so that
-/// cancellable waits unwind, and tasks that stay stuck are quarantined (never run again). The call
-/// still throws the report, and the process goes on.
-///
-/// What cannot be virtualized: `ContinuousClock.now`, `SuspendingClock.now` and `Date()` read the
-/// real clock; Dispatch timers, `DispatchQueue.asyncAfter`, threads and real I/O run outside the
-/// scheduler. A job that another thread enqueues for a task of the run (a continuation resumed by
-/// real I/O) does come back to the run; give `gracePeriod` so that the run waits for such jobs in
-/// real time before declaring a deadlock. Deterministic runs in one process run one at a time.
-///
 /// - Parameters:
 ///   - seed: `nil` for FIFO order, or a seed for a reproducible pseudo-random order.
-///   - timeout: A real-time bound for the whole run (a body that never stops running fails with a
-///     ``WaitTimeoutError``).
+///   - timeout: A real-time bound for the whole run; past it the run fails with a
+///     ``WaitTimeoutError``.
 ///   - gracePeriod: How long to wait in real time for a job from outside the run before reporting
-///     a deadlock. Zero by default: deadlocks are reported at once.
-///   - fileID: The call site's file, captured automatically; reports name it.
-///   - filePath: The call site's file path, captured automatically.
-///   - line: The call site's line, captured automatically.
-///   - column: The call site's column, captured automatically.
+///     a deadlock; zero by default.
 ///   - body: The code to run: an ordinary, non-escaping closure that runs in your isolation and
-///     may assign to your locals. It runs as a new task on the scheduler's thread while the
-///     caller waits.
+///     may assign to your locals.
 /// - Returns: What `body` returned, of any type.
 /// - Throws: What `body` threw, ``DeterministicDeadlock``, ``WaitTimeoutError``,
-///   ``RealClockSleep``, ``NestedDeterministicRun`` when called inside another deterministic
-///   run, or
-///   ``DeterministicSchedulingUnavailable`` when this toolchain or OS cannot run the scheduler.
+///   ``RealClockSleep``, ``NestedDeterministicRun`` (inside another deterministic run), or
+///   ``DeterministicSchedulingUnavailable`` (this toolchain or OS cannot run the scheduler).
 public nonisolated(nonsending) func withDeterministicScheduling<Result>(
   seed: UInt64? = nil, timeout: Duration = .seconds(60), gracePeriod: Duration = .zero,
   fileID: StaticString = #fileID, filePath: StaticString = #filePath,
@@ -92,26 +47,12 @@ public nonisolated(nonsending) func withDeterministicScheduling<Result>(
 /// #expect(first.trace == again.trace)
 /// ```
 ///
-/// The body is an ordinary closure, as for `withDeterministicScheduling`: it can assign to your
-/// locals and return a value that is not `Sendable`.
-///
-/// ```swift
-/// var log: [String] = []
-/// let outcome = try await runDeterministically(seed: 9) { log = await workload() }
-/// print(log, outcome.trace.timeline)
-/// ```
-///
 /// - Parameters:
 ///   - seed: `nil` for FIFO order, or a seed for a reproducible pseudo-random order.
 ///   - timeout: A real-time bound for the whole run.
 ///   - gracePeriod: How long to wait in real time for a job from outside the run before reporting
 ///     a deadlock.
-///   - fileID: The call site's file, captured automatically; reports name it.
-///   - filePath: The call site's file path, captured automatically.
-///   - line: The call site's line, captured automatically.
-///   - column: The call site's column, captured automatically.
-///   - body: The code to run: an ordinary, non-escaping closure that runs in your isolation. It
-///     runs as a new task on the scheduler's thread while the caller waits.
+///   - body: The code to run: an ordinary, non-escaping closure that runs in your isolation.
 /// - Returns: The body's value and the trace.
 public nonisolated(nonsending) func runDeterministically<Result>(
   seed: UInt64? = nil, timeout: Duration = .seconds(60), gracePeriod: Duration = .zero,
@@ -175,12 +116,7 @@ nonisolated(nonsending) private func runDeterministically(
 ///   - timeout: A real-time bound for the whole run.
 ///   - gracePeriod: How long to wait in real time for a job from outside the run before reporting
 ///     a deadlock.
-///   - fileID: The call site's file, captured automatically; reports name it.
-///   - filePath: The call site's file path, captured automatically.
-///   - line: The call site's line, captured automatically.
-///   - column: The call site's column, captured automatically.
 ///   - body: The code to run: an ordinary, non-escaping closure that may assign to your locals.
-///     It runs as a new task on the scheduler's thread while the calling thread is blocked.
 /// - Returns: The body's value and the trace.
 public func withDeterministicSchedulingBlocking<Result>(
   seed: UInt64? = nil, timeout: Duration = .seconds(60), gracePeriod: Duration = .zero,

@@ -5,7 +5,7 @@ import XCTest
 @testable import LockstepTesting
 
 /// Whether the caller runs on a deterministic run's drain thread.
-private func onSchedulerThread() -> Bool { DrainThread.current != nil }
+private func onSchedulerThread() -> Bool { DrainingRun.current != nil }
 
 private actor Counter {
   var value = 0

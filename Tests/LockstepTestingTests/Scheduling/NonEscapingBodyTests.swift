@@ -8,7 +8,7 @@ import XCTest
 // @MainActor test directly, and return non-Sendable values — and still run as a task of the run.
 
 /// Whether the caller runs on a deterministic run's drain thread.
-private func onSchedulerThread() -> Bool { DrainThread.current != nil }
+private func onSchedulerThread() -> Bool { DrainingRun.current != nil }
 
 /// A main-actor model, as an app's view model is: not Sendable across actors, only usable on the
 /// main actor.

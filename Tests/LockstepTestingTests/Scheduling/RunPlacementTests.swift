@@ -66,7 +66,7 @@ final class RunPlacementXCTests: XCTestCase {
 
 /// Whether the calling thread is Lockstep's drain thread (named so), rather than the thread that
 /// started the run. From synchronous code: async code cannot ask which thread it is on.
-private func onTheDrainThread() -> Bool { DrainWorker.isCurrentThread }
+private func onTheDrainThread() -> Bool { DrainThread.isCurrentThread }
 
 @Suite(.timeLimit(.minutes(1)))
 struct RunHandOffTests {

@@ -10,19 +10,11 @@ public struct CancellationInjection: Sendable, Equatable {
   let enabled: Bool
 
   /// Never cancels anything on its own.
-  ///
-  /// ```swift
-  /// await explore(.random(), cancellation: .none) { try await model.check() }
-  /// ```
   public static let none = Self(enabled: false)
 
   /// Each schedule may cancel one task at one of its waits at a Lockstep primitive (a controlled
   /// call, a gate, a barrier, a test clock, a `TestTaskFactory` wait): the task is cancelled
   /// just as it suspends there, as if its owner had cancelled it at that moment. Exhaustive
   /// exploration tries every such wait; random and PCT pick one in half of their schedules.
-  ///
-  /// ```swift
-  /// await explore(.random(), cancellation: .atLockstepWaits) { try await model.check() }
-  /// ```
   public static let atLockstepWaits = Self(enabled: true)
 }

@@ -10,85 +10,30 @@
 /// ```
 public struct ExplorationFailure: Sendable, Equatable, CustomStringConvertible {
   /// The strategy that found it.
-  ///
-  /// ```swift
-  /// print(failure.strategy)   // "random(schedules: 1000, seed: 42)"
-  /// ```
   public let strategy: String
-  /// The number of the schedule that failed first, from 1, counting the schedules this process
-  /// explored (in its shard, if it has one); 0 when a pinned token failed
-  /// (``pinnedToken``).
-  ///
-  /// ```swift
-  /// print("failed at schedule \(failure.schedule)")
-  /// ```
+  /// The number of the schedule that failed first, from 1 (in its shard, if any); 0 when a pinned
+  /// token failed.
   public let schedule: Int
-  /// The shard that found it, from `LOCKSTEP_SHARD`; `nil` when the exploration was not sharded.
-  /// Its ``token`` replays in any shard, and with no shard set.
-  ///
-  /// ```swift
-  /// if let shard = failure.shard { print("found by shard \(shard)") }
-  /// ```
+  /// The shard that found it (`LOCKSTEP_SHARD`); `nil` when not sharded. Its token replays anywhere.
   public let shard: ExplorationShard?
-  /// The token pinned with `pinned:` that failed again — the failure it was pinned for is back —
-  /// as written; `nil` when a new schedule failed.
-  ///
-  /// ```swift
-  /// if let token = failure.pinnedToken { print("regression: \(token)") }
-  /// ```
+  /// The pinned token, as written, that failed again; `nil` when a new schedule failed.
   public let pinnedToken: String?
-  /// Replays the reported (shrunk) schedule with ``ExplorationStrategy/replay(_:)-(ReplayToken)``.
-  ///
-  /// ```swift
-  /// await explore(.replay(failure.token)) { try await model.check() }
-  /// ```
+  /// The token that replays the reported (shrunk) schedule.
   public let token: ReplayToken
-  /// What failed in the reported schedule: recorded issues and failed expectations, a thrown
-  /// error, a deadlock report.
-  ///
-  /// ```swift
-  /// for message in failure.failures { print(message) }
-  /// ```
+  /// What failed in the reported schedule: issues, a thrown error, a deadlock report.
   public let failures: [String]
   /// The reported schedule, step by step.
-  ///
-  /// ```swift
-  /// print(failure.timeline)
-  /// ```
   public let timeline: Timeline
   /// Preemptions in the reported schedule: switches away from a task that could have gone on.
-  ///
-  /// ```swift
-  /// #expect(failure.preemptions <= 1)
-  /// ```
   public let preemptions: Int
   /// Context switches in the reported schedule: steps that ran another task than the step before.
-  ///
-  /// ```swift
-  /// print(failure.contextSwitches)
-  /// ```
   public let contextSwitches: Int
   /// Preemptions and context switches of the schedule as first found, before shrinking.
-  ///
-  /// ```swift
-  /// print("shrunk from \(failure.found.preemptions) preemptions")
-  /// ```
   public let found: (preemptions: Int, contextSwitches: Int)
-  /// Whether the reported schedule reproduced when `explore` ran it once more, from its token,
-  /// before reporting it: the replay followed the schedule and failed the same way (its first
-  /// failure at the same place). For a ``ExplorationStrategy/replay(_:)-(String)``, whether the
-  /// replay followed its token's schedule.
-  ///
-  /// ```swift
-  /// #expect(failure.reproduced, "\(failure)")   // the report says why not
-  /// ```
+  /// Whether the replay of the reported schedule before the report followed it and failed the same
+  /// way (for a replay strategy: whether it followed its token).
   public let reproduced: Bool
-  /// Where that replay left the schedule, if it did: with hashing that is not deterministic,
-  /// code that iterates a `Set` or `Dictionary` can run another schedule for the same token.
-  ///
-  /// ```swift
-  /// if let divergence = failure.divergence { print(divergence.likelyCause) }
-  /// ```
+  /// Where that replay left the schedule, if it did.
   public let divergence: ReplayDivergence?
   /// What the replay before the report found.
   let replay: Replay
@@ -172,11 +117,7 @@ public struct ExplorationFailure: Sendable, Equatable, CustomStringConvertible {
     divergence = replay.divergence
   }
 
-  /// Two failures are equal when every field is.
-  ///
-  /// ```swift
-  /// #expect(again.failure == failure)
-  /// ```
+  /// Whether every field is equal.
   public static func == (lhs: Self, rhs: Self) -> Bool {
     lhs.strategy == rhs.strategy && lhs.schedule == rhs.schedule && lhs.token == rhs.token
       && lhs.failures == rhs.failures && lhs.timeline == rhs.timeline
@@ -187,27 +128,15 @@ public struct ExplorationFailure: Sendable, Equatable, CustomStringConvertible {
       && lhs.readsVirtualNow == rhs.readsVirtualNow
   }
 
-  /// The line that pins this failure's token, with the tokens pinned already:
-  /// `pinned: ["L2.…"]`. Once the failure is fixed, add it to the `explore` call, and the token
-  /// is replayed first on every run.
-  ///
-  /// ```swift
-  /// print(failure.pinnedLine)   // pinned: ["L2.AQAIAkRVAgAA-vMU9srOaw"]
-  /// ```
+  /// The argument that pins this failure's token after the tokens pinned already:
+  /// `pinned: ["L2.…"]`.
   public var pinnedLine: String {
     let tokens = (pinned + [token.description]).map { "\"\($0)\"" }
     return "pinned: [\(tokens.joined(separator: ", "))]"
   }
 
-  /// The reported schedule as a picture, an SVG document: one lane per task, the steps down the
-  /// page, an arrow where a step of one task started or resumed another, the failed check marked,
-  /// and the replay line at the top. See <doc:FindingRaces#Read-the-picture>.
-  ///
-  /// ```swift
-  /// if let failure = result.failure {
-  ///   try failure.timelineSVG.write(toFile: "race.svg", atomically: true, encoding: .utf8)
-  /// }
-  /// ```
+  /// The reported schedule as an SVG picture, one lane per task; see
+  /// <doc:FindingRaces#Read-the-picture>.
   public var timelineSVG: String {
     TimelinePicture(timeline: timeline, title: headline, replay: replayLine, failures: failures).svg
   }
@@ -230,14 +159,7 @@ public struct ExplorationFailure: Sendable, Equatable, CustomStringConvertible {
       + (shard == nil ? "" : " (in any shard, or with no shard set)")
   }
 
-  /// The whole report: schedule (and shard), what failed, replay token, whether the replay before
-  /// the report reproduced it, the line that pins it, shrinking, timeline; and, once, when hashing
-  /// is not deterministic in the process, that a `Set` or `Dictionary` can then change the
-  /// schedule, with the fix.
-  ///
-  /// ```swift
-  /// print(failure)
-  /// ```
+  /// The whole report, as `explore` records it.
   public var description: String {
     var lines = [headline, "What failed:"]
     lines += failures.map { "  - " + $0.replacingNewlines(with: "\n    ") }

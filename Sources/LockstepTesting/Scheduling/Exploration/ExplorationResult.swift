@@ -9,129 +9,40 @@
 /// ```
 public struct ExplorationResult: Sendable, CustomStringConvertible {
   /// The strategy, as written.
-  ///
-  /// ```swift
-  /// print(result.strategy)   // "pct(schedules: 1000, depth: 3, seed: 42)"
-  /// ```
   public let strategy: String
-  /// How many schedules ran before the exploration stopped, not counting the runs spent shrinking
-  /// a failure and replaying it.
-  ///
-  /// ```swift
-  /// print(result.schedulesRun)
-  /// ```
+  /// How many schedules ran, not counting the runs that shrank and replayed a failure.
   public let schedulesRun: Int
-  /// Whether every schedule the strategy stands for ran: for an exhaustive search, every schedule
-  /// within the preemption bound, each once (then ``schedulesRun`` is how many exist; a search
-  /// whose schedules did not all run as planned, ``offPlanSchedules``, is not complete); for
-  /// random and PCT,
-  /// all requested schedules; for a replay, its one schedule; in a shard (`LOCKSTEP_SHARD`), all
-  /// of the shard's part. `false` when a failure stopped the exploration, or a limit or the time
-  /// budget cut it short.
-  ///
-  /// ```swift
-  /// #expect(result.isComplete)
-  /// ```
+  /// Whether every schedule the strategy stands for ran (in a shard, every one of its part);
+  /// `false` when a failure, a limit or the time budget stopped it.
   public let isComplete: Bool
-  /// How many of the schedules that ran were different from each other: different choices, or a
-  /// cancellation at another Lockstep wait. Random and PCT schedules can repeat when a body has
-  /// few choice points; a body without any has exactly one schedule, however many run.
-  ///
-  /// ```swift
-  /// let result = await explore(.random(schedules: 500)) { await twoReloads() }
-  /// print("\(result.distinctSchedules) of \(result.schedulesRun) schedules were distinct")
-  /// ```
+  /// How many of the schedules that ran differed from each other.
   public let distinctSchedules: Int
-  /// For an exhaustive search, how many schedules did not run as the search planned them: they
-  /// repeated a schedule that had already run, or could not follow the planned choices. The body
-  /// took another path for the same choices (it iterates a `Set` or `Dictionary` while hashing is
-  /// not deterministic, or depends on state outside the run), so the search did not cover its
-  /// tree and is not complete. Zero for other strategies.
-  ///
-  /// ```swift
-  /// #expect(result.offPlanSchedules == 0)
-  /// ```
+  /// For an exhaustive search, how many schedules did not run as planned (the body took another
+  /// path for the same choices), so the search is not complete; zero for other strategies.
   public let offPlanSchedules: Int
-  /// Whether Swift's hashing was deterministic in the process (on Linux it is, unless
-  /// `LOCKSTEP_RANDOM_HASHING=1`): when not, the same choices may not run the same schedule.
+  /// Whether Swift's hashing was deterministic in the process.
   public let hashingIsDeterministic: Bool
-  /// The most choice points one schedule had: steps at which two or more jobs were ready, so the
-  /// scheduler had to choose. Zero means there was nothing to explore — no two jobs were ever
-  /// ready at once. An `await` on an idle actor switches to it inline and is not a choice point;
-  /// choice points come from tasks that run at the same time (`Task {}`, `async let`, task
-  /// groups), continuations resumed while others run, `Task.yield()`, and sleeps.
-  ///
-  /// ```swift
-  /// let result = await explore(.pct()) { await model.reload() }
-  /// #expect(result.mostChoicePoints > 0, "the body has nothing to interleave")
-  /// ```
+  /// The most choice points (steps with two or more ready jobs) one schedule had; zero means
+  /// there was nothing to explore.
   public let mostChoicePoints: Int
-  /// How many Lockstep waits (of tasks other than the body) the longest schedule reached: the
-  /// points where `cancellation: .atLockstepWaits` can cancel a task. Zero means that no
-  /// cancellation could be tried — the code under test never waits at a Lockstep primitive.
-  ///
-  /// ```swift
-  /// let result = await explore(.exhaustive(), cancellation: .atLockstepWaits) { try await check() }
-  /// #expect(result.cancellationPoints > 0)
-  /// ```
+  /// How many Lockstep waits (of tasks other than the body) the longest schedule reached: where
+  /// `cancellation: .atLockstepWaits` can cancel a task.
   public let cancellationPoints: Int
   /// The failing schedule, shrunk, or `nil` when every schedule passed.
-  ///
-  /// ```swift
-  /// if let failure = result.failure { print(failure.token) }
-  /// ```
   public let failure: ExplorationFailure?
-  /// For a ``ExplorationStrategy/replay(_:)-(String)``: where the run left the schedule its token
-  /// recorded, or `nil` when it followed it (and for other strategies). A replay that diverges is
-  /// reported, with its likely cause; it never runs another schedule in silence.
-  ///
-  /// ```swift
-  /// let replay = await explore(.replay(token)) { try await model.check() }
-  /// #expect(replay.divergence == nil)
-  /// ```
+  /// For a ``ExplorationStrategy/replay(_:)-(String)``, where the run left its token's schedule;
+  /// `nil` when it followed it, and for other strategies.
   public let divergence: ReplayDivergence?
-  /// The part of the schedules this process explored, from `LOCKSTEP_SHARD=k/n`; `nil` when it
-  /// is not set, and for a replay, which runs in every shard (see ``ExplorationShard``).
-  ///
-  /// ```swift
-  /// // LOCKSTEP_SHARD=2/4 swift test
-  /// print(result.shard?.description ?? "all of it")   // "2/4"
-  /// ```
+  /// The part of the schedules this process explored (`LOCKSTEP_SHARD`); `nil` when not sharded.
   public let shard: ExplorationShard?
-  /// Whether the exploration stopped because its time budget ran out
-  /// (``ExplorationStrategy/forAtMost(_:)`` or `LOCKSTEP_EXPLORE_TIME`) before its schedules
-  /// did; ``schedulesRun`` says how many ran.
-  ///
-  /// ```swift
-  /// let result = await explore(.pct(schedules: 1_000_000).forAtMost(.seconds(30))) { await check() }
-  /// if result.ranOutOfTime { print("\(result.schedulesRun) schedules in 30 s") }
-  /// ```
+  /// Whether the time budget ran out before the schedules did.
   public let ranOutOfTime: Bool
-  /// How many of the tokens pinned with `pinned:` replayed their schedule and passed, before the
-  /// exploration went on to new schedules. They are not counted in ``schedulesRun``.
-  ///
-  /// ```swift
-  /// let result = await explore(.pct(), pinned: ["L2.AQAIAkRVAgAA-vMU9srOaw"]) { await check() }
-  /// #expect(result.pinnedPassed == 1)
-  /// ```
+  /// How many pinned tokens replayed their schedule and passed (not counted in ``schedulesRun``).
   public let pinnedPassed: Int
-  /// The pinned tokens that no longer replay the schedule they were pinned for — the code under
-  /// test changed — as written. Each is reported at the `explore` call as stale: it passed, but
-  /// it no longer checks anything.
-  ///
-  /// ```swift
-  /// for token in result.stalePinnedTokens { print("stale: \(token)") }
-  /// ```
+  /// The pinned tokens, as written, that no longer replay the schedule they were pinned for.
   public let stalePinnedTokens: [String]
-  /// For an exhaustive search that its `limit` or time budget stopped before the end: how much of
-  /// its search tree is left — the untried subtrees counted from the last schedule, and an
-  /// estimate of the schedules in all (see ``SearchProgress``). `nil` when the search was
-  /// complete or found a failure, for the other strategies, and in a shard (`LOCKSTEP_SHARD`).
-  ///
-  /// ```swift
-  /// let result = await explore(.exhaustive(maxPreemptions: 1, limit: 2_000)) { await check() }
-  /// print(result.progress?.estimatedSchedules ?? result.schedulesRun)
-  /// ```
+  /// For an exhaustive search stopped before the end, how much of its search tree is left; `nil`
+  /// otherwise, and in a shard.
   public let progress: SearchProgress?
   /// Whether the exploration was asked to inject cancellations.
   let injectsCancellation: Bool
@@ -192,10 +103,6 @@ public struct ExplorationResult: Sendable, CustomStringConvertible {
     + "continuations resumed while other work runs, Task.yield() and sleeps."
 
   /// One line, or the failure's whole report.
-  ///
-  /// ```swift
-  /// print(result)
-  /// ```
   public var description: String {
     if let failure { return failure.description }
     var text: String

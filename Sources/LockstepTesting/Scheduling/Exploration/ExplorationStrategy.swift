@@ -1,5 +1,7 @@
 /// How ``explore(_:cancellation:maxSteps:timeout:fileID:filePath:line:column:_:)`` chooses the
-/// schedules it runs.
+/// schedules it runs. A parameter that cannot work is reported at the `explore` call, and nothing
+/// runs; the environment of the test process can scale every strategy. See
+/// <doc:FindingRaces#Choose-a-strategy>.
 ///
 /// ```swift
 /// await explore(.random(schedules: 500, seed: 7)) { try await twoReloads() }
@@ -7,24 +9,6 @@
 /// await explore(.exhaustive(maxPreemptions: 2)) { try await twoReloads() }
 /// await explore(.replay("L2.AQAIAkRVAgAA-vMU9srOaw")) { try await twoReloads() }
 /// ```
-///
-/// A parameter that cannot work (`schedules: 0`, `depth: 0`, `maxPreemptions: -1`, `limit: 0`) is
-/// reported at the `explore` call, and nothing runs.
-///
-/// Random and PCT schedules are a function of the seed, and the seed is fixed unless you set one
-/// (``Interleavings/sessionSeed``). For that to mean the same schedules on every run, the code
-/// under test must also do the same thing given the same choices: code that iterates a `Set` or
-/// a `Dictionary` — a multicast operator resuming its subscribers, say — does so in a per-process
-/// order unless the test process starts with `SWIFT_DETERMINISTIC_HASHING=1` in its environment
-/// (`SWIFT_DETERMINISTIC_HASHING=1 swift test`). Lockstep reads that variable and, when it is not
-/// set, says so in its failure reports; a replay that does not follow its token says where it
-/// diverged.
-///
-/// The environment of the test process scales every strategy without editing the test (see
-/// <doc:FindingRaces#Explore-at-CI-scale>): `LOCKSTEP_EXPLORE_SCALE` multiplies `schedules:` and
-/// `limit:`, `LOCKSTEP_EXPLORE_EXTRA_PREEMPTIONS` raises `maxPreemptions:`, `LOCKSTEP_EXPLORE_TIME`
-/// bounds the real time like ``forAtMost(_:)``, and `LOCKSTEP_SHARD=k/n` makes this process
-/// explore only its part (``ExplorationShard``).
 public struct ExplorationStrategy: Sendable, CustomStringConvertible {
   enum Kind: Sendable {
     case random(schedules: Int, seed: UInt64)
@@ -44,22 +28,10 @@ public struct ExplorationStrategy: Sendable, CustomStringConvertible {
 
   /// Runs `schedules` schedules, each picking the next ready job uniformly at random.
   ///
-  /// Simple and unbiased between choices, but a bug that needs one rare choice deep in a long
-  /// schedule can take many schedules to hit; prefer ``pct(schedules:depth:seed:)`` there.
-  ///
-  /// ```swift
-  /// await explore(.random(schedules: 1_000, seed: 42)) { try await model.check() }
-  /// ```
-  ///
   /// - Parameters:
-  ///   - schedules: How many schedules to run at most; at least 1. `LOCKSTEP_EXPLORE_SCALE`
-  ///     multiplies it; with `LOCKSTEP_SHARD`, each shard runs this many of its own.
-  ///   - seed: The seed of the whole exploration; by default ``Interleavings/sessionSeed``: the
-  ///     `LOCKSTEP_SEED` environment variable when set, otherwise the fixed default 1, so that
-  ///     every machine explores the same schedules. Schedule *i* uses a seed derived from it.
-  ///     The same seed runs the same schedules as long as the body does the same thing given the
-  ///     same choices; code that iterates a `Set` or a `Dictionary` does so only when hashing is
-  ///     deterministic (`SWIFT_DETERMINISTIC_HASHING=1` in the environment of the test process).
+  ///   - schedules: How many schedules to run at most; at least 1 (per shard, when sharded).
+  ///   - seed: The seed of the whole exploration; by default ``Interleavings/sessionSeed``
+  ///     (`LOCKSTEP_SEED`, else 1).
   public static func random(schedules: Int = 1_000, seed: UInt64 = Interleavings.sessionSeed)
     -> Self
   {
@@ -70,104 +42,49 @@ public struct ExplorationStrategy: Sendable, CustomStringConvertible {
   /// ready task runs, and at `depth − 1` random points the running task drops to the lowest
   /// priority.
   ///
-  /// Its guarantee: a bug of depth *d* — one that shows up whenever *d* particular ordering
-  /// constraints between steps hold (a stale-result race is depth 2: reload 2 finishes before
-  /// reload 1) — is found by each schedule with probability at least 1 / (n · k^(d−1)), for *n*
-  /// tasks and *k* choice points, whatever the program. Random choice gives no such bound.
-  ///
-  /// ```swift
-  /// await explore(.pct(schedules: 1_000, depth: 2, seed: 42)) { try await model.check() }
-  /// ```
-  ///
   /// - Parameters:
-  ///   - schedules: How many schedules to run at most; at least 1. `LOCKSTEP_EXPLORE_SCALE`
-  ///     multiplies it; with `LOCKSTEP_SHARD`, each shard runs this many of its own.
-  ///   - depth: The bug depth to aim for, at least 1; 1 tries each task order, 2 and 3 find most
-  ///     races.
-  ///   - seed: The seed of the whole exploration; by default ``Interleavings/sessionSeed`` (see
-  ///     ``random(schedules:seed:)``).
+  ///   - schedules: How many schedules to run at most; at least 1 (per shard, when sharded).
+  ///   - depth: The bug depth to aim for, at least 1; 2 and 3 find most races.
+  ///   - seed: The seed of the whole exploration; by default ``Interleavings/sessionSeed``.
   public static func pct(
     schedules: Int = 1_000, depth: Int = 3, seed: UInt64 = Interleavings.sessionSeed
   ) -> Self {
     Self(kind: .pct(schedules: schedules, depth: depth, seed: seed))
   }
 
-  /// Every schedule with at most `maxPreemptions` preemptions, depth-first.
-  ///
-  /// A preemption is a switch away from a task that could have gone on running. Switches at
-  /// points where the running task suspended are free, so every ordering of tasks that only
-  /// interleave at their awaits is covered even with `maxPreemptions: 0`. The result says how many
-  /// schedules ran; when the search is complete, that is how many there are, and when `limit`
-  /// stops it, ``ExplorationResult/progress`` says how much is left.
-  ///
-  /// ```swift
-  /// let result = await explore(.exhaustive(maxPreemptions: 2)) { try await model.check() }
-  /// #expect(result.isComplete)
-  /// ```
+  /// Every schedule with at most `maxPreemptions` preemptions (switches away from a task that
+  /// could have gone on running), depth-first.
   ///
   /// - Parameters:
-  ///   - maxPreemptions: The preemption bound; 0 or more. Only
-  ///     `LOCKSTEP_EXPLORE_EXTRA_PREEMPTIONS` raises it, never the scale.
-  ///   - limit: Stop after this many schedules (at least 1); the result then says the search was
-  ///     incomplete. `LOCKSTEP_EXPLORE_SCALE` multiplies it; with `LOCKSTEP_SHARD`, it counts the
-  ///     schedules of each shard.
+  ///   - maxPreemptions: The preemption bound; 0 or more.
+  ///   - limit: Stop after this many schedules (at least 1; per shard, when sharded).
   public static func exhaustive(maxPreemptions: Int = 2, limit: Int = 100_000) -> Self {
     Self(kind: .exhaustive(maxPreemptions: maxPreemptions, limit: limit))
   }
 
-  /// Runs exactly the schedule a failing exploration printed.
+  /// Runs exactly the schedule a failing exploration printed, and says where it diverged if it
+  /// does not follow it (``ReplayDivergence``).
   ///
-  /// ```swift
-  /// await explore(.replay("L2.AQAIAkRVAgAA-vMU9srOaw")) { try await model.check() }
-  /// ```
-  ///
-  /// A replay checks that it follows the token's schedule; when it does not, it reports where it
-  /// diverged and the likely cause (see ``ReplayDivergence``). Tokens printed by a crash report
-  /// hold the choices made before the crash; the replay makes them, then default choices.
-  ///
-  /// - Parameter token: The replay token, as printed. Text that is not a token is reported as an
-  ///   issue and nothing runs.
+  /// - Parameter token: The replay token, as printed.
   public static func replay(_ token: String) -> Self {
     Self(kind: .replay(ReplayToken(token), text: token))
   }
 
   /// Runs exactly the schedule of `token`.
-  ///
-  /// ```swift
-  /// let again = await explore(.replay(failure.token)) { try await model.check() }
-  /// ```
   public static func replay(_ token: ReplayToken) -> Self {
     Self(kind: .replay(token, text: token.description))
   }
 
-  /// The same strategy, stopping once it has spent `duration` of real time: a time budget.
-  ///
-  /// The exploration stops at whichever comes first — its schedules, or the time — and the
-  /// result says how many schedules ran and that time ran out (``ExplorationResult/ranOutOfTime``).
-  /// The first schedule always runs. With a large `schedules:` it explores for that long:
-  ///
-  /// ```swift
-  /// let result = await explore(.pct(schedules: 1_000_000, depth: 2).forAtMost(.seconds(30))) {
-  ///   await twoReloads()
-  /// }
-  /// print(result.schedulesRun)   // however many fitted in 30 seconds
-  /// ```
-  ///
-  /// `LOCKSTEP_EXPLORE_TIME` (`90s`, `5m`, `1h`) gives every exploration of the process a time
-  /// budget; when both are set, the shorter one counts. A duration of zero or less is reported at
-  /// the `explore` call, and nothing runs.
+  /// The same strategy, stopping once it has spent `duration` of real time (the first schedule
+  /// always runs); see <doc:FindingRaces#Explore-at-CI-scale>.
   ///
   /// - Parameter duration: The most real time to explore for, shrinking and replaying a failure
-  ///   aside.
+  ///   aside; more than zero.
   public func forAtMost(_ duration: Duration) -> Self {
     Self(kind: kind, timeBudget: timeBudget.map { min($0, duration) } ?? duration)
   }
 
   /// `random(schedules: 1000, seed: 42)`, and so on.
-  ///
-  /// ```swift
-  /// print(ExplorationStrategy.pct())   // "pct(schedules: 1000, depth: 3, seed: …)"
-  /// ```
   public var description: String {
     let text =
       switch kind {

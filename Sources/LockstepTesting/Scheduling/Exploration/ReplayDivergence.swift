@@ -1,11 +1,7 @@
-/// Where a replay stopped following the schedule its token recorded, and the likely cause.
-///
-/// A token replays its schedule exactly as long as the body does the same thing given the same
-/// choices. When it does not — the code under test changed, or it iterates a `Set` or a
-/// `Dictionary` and hashing is not deterministic in the process — the replay says so instead of
-/// running another schedule in silence: ``ExplorationResult/divergence`` for a
-/// ``ExplorationStrategy/replay(_:)-(String)``, and ``ExplorationFailure/divergence`` for the
-/// replay `explore` runs before it reports a failure.
+/// Where a replay stopped following the schedule its token recorded, and the likely cause: in
+/// ``ExplorationResult/divergence`` for a ``ExplorationStrategy/replay(_:)-(String)``, and in
+/// ``ExplorationFailure/divergence`` for the replay `explore` runs before it reports a failure.
+/// See <doc:FindingRaces#Replay-the-failure>.
 ///
 /// ```swift
 /// let replay = await explore(.replay("L2.AQAIAkRVAgAA-vMU9srOaw")) { try await broadcast() }
@@ -14,40 +10,29 @@
 /// }
 /// ```
 public struct ReplayDivergence: Sendable, Equatable, CustomStringConvertible {
-  /// The choice point, from 1, at which the run stopped following the token: the first point
-  /// where a different number of jobs was ready, or where the token's choice ran another task.
-  /// `nil` when every recorded choice point matched and the run differed after them.
-  ///
-  /// ```swift
-  /// if let point = divergence.choicePoint { print("diverged at choice point \(point)") }
-  /// ```
+  /// The choice point, from 1, where a different number of jobs was ready or the token's choice
+  /// ran another task; `nil` when every recorded choice point matched.
   public let choicePoint: Int?
-  /// The step of that choice point, numbered from 1 as in the run's timeline; `nil` when it is
-  /// not known.
-  ///
-  /// ```swift
-  /// if let step = divergence.step { print("step \(step) of the timeline") }
-  /// ```
+  /// The step of that choice point, from 1 as in the run's timeline; `nil` when not known.
   public let step: Int?
   /// What differed, in words.
-  ///
-  /// ```swift
-  /// print(divergence.difference)   // "3 jobs were ready where the recorded schedule had 2"
-  /// ```
   public let difference: String
-  /// Whether hashing was deterministic in the process that replayed (`SWIFT_DETERMINISTIC_HASHING`
-  /// was set when it started). When it was not, the likely cause is a `Set` or `Dictionary`.
-  ///
-  /// ```swift
-  /// #expect(divergence.hashingIsDeterministic)
-  /// ```
+  /// Whether hashing was deterministic in the process that replayed (`SWIFT_DETERMINISTIC_HASHING`).
   public let hashingIsDeterministic: Bool
 
+  /// A divergence at the choice point and step with these indices, from 0 as the scheduler
+  /// counts them (`nil`: not at one); it numbers them from 1, as reports do.
+  init(
+    pointIndex: Int?, stepIndex: Int?, _ difference: String,
+    hashingIsDeterministic: Bool = HashingDeterminism.isDeterministic
+  ) {
+    choicePoint = pointIndex.map { $0 + 1 }
+    step = stepIndex.map { $0 + 1 }
+    self.difference = difference
+    self.hashingIsDeterministic = hashingIsDeterministic
+  }
+
   /// The likely cause, and what to do about it.
-  ///
-  /// ```swift
-  /// print(divergence.likelyCause)
-  /// ```
   public var likelyCause: String {
     if !hashingIsDeterministic {
       return "Likely cause: hashing is not deterministic in this process: \(HashingDeterminism.why)"
@@ -59,10 +44,6 @@ public struct ReplayDivergence: Sendable, Equatable, CustomStringConvertible {
   }
 
   /// Where, what, and the likely cause.
-  ///
-  /// ```swift
-  /// print(divergence)   // "It left the recorded schedule at choice point 2 (step 9): …"
-  /// ```
   public var description: String {
     var place = ""
     if let choicePoint {

@@ -1,11 +1,7 @@
 /// How far an exhaustive search (``ExplorationStrategy/exhaustive(maxPreemptions:limit:)``) got
 /// when its `limit` or its time budget stopped it before the end: what is left of its search
-/// tree, counted exactly from the last schedule that ran, and an estimate of the whole.
-///
-/// The search is depth-first: below each choice point of the last schedule, the ready jobs not
-/// tried there yet (within the preemption bound) are the roots of subtrees no schedule has
-/// entered. Each holds at least one schedule, so ``subtreesLeft`` is a lower bound on the
-/// schedules left; ``estimatedSchedules`` guesses their number.
+/// tree, counted exactly from the last schedule that ran, and an estimate of the whole. See
+/// <doc:FindingRaces#How-big-the-search-is>.
 ///
 /// ```swift
 /// let result = await explore(.exhaustive(maxPreemptions: 1, limit: 2_000)) { await check() }
@@ -16,45 +12,19 @@
 public struct SearchProgress: Sendable, Equatable, CustomStringConvertible {
   /// For each choice point of the last schedule that ran, first to last, how many of its ready
   /// jobs the search has still to try there: each is the root of a subtree not searched yet.
-  ///
-  /// ```swift
-  /// print(progress.untriedByDepth)   // [0, 0, 1, 0, 2, …]: the top of the tree is done
-  /// ```
   public let untriedByDepth: [Int]
-  /// How many more times the whole search runs, each with an injected cancellation at another
-  /// Lockstep wait (`cancellation: .atLockstepWaits`), after the current one; as many as the
-  /// schedules so far reached waits. Zero without cancellation injection.
-  ///
-  /// ```swift
-  /// print(progress.passesLeft)
-  /// ```
+  /// How many more times the whole search runs after the current one, each with a cancellation
+  /// at another Lockstep wait; zero without cancellation injection.
   public let passesLeft: Int
-  /// An estimate of how many schedules the whole search has, those run included (every pass,
-  /// with cancellation injection): the schedules that ran, plus for each untried subtree the
-  /// number of schedules it would have if the choice points below it were those of the last
-  /// schedule — as many ready jobs at each, a preemption allowed while the budget lasts (Knuth's
-  /// estimate of a tree's size from one path through it, taken from every untried subtree). It
-  /// is exact when nothing is left; with code whose later choice points differ a lot between
-  /// schedules, read it as an order of magnitude.
-  ///
-  /// ```swift
-  /// if progress.estimatedSchedules > 1_000_000 { print("shard it, or use .pct") }
-  /// ```
+  /// An estimate of how many schedules the whole search has, those run included; exact when
+  /// nothing is left, an order of magnitude otherwise.
   public let estimatedSchedules: Int
 
   /// At least this many schedules are left: one for each untried subtree (the sum of
   /// ``untriedByDepth``), and one for each pass left.
-  ///
-  /// ```swift
-  /// print("at least \(progress.subtreesLeft) more schedule(s)")
-  /// ```
   public var subtreesLeft: Int { untriedByDepth.reduce(0, +) + passesLeft }
 
   /// `at least 37 more schedule(s): 37 untried subtree(s) left; an estimated 2.3 million in all`.
-  ///
-  /// ```swift
-  /// print(progress)
-  /// ```
   public var description: String {
     let subtrees = untriedByDepth.reduce(0, +)
     var text = "at least \(subtreesLeft) more schedule(s): \(subtrees) untried subtree(s)"
@@ -82,55 +52,5 @@ public struct SearchProgress: Sendable, Equatable, CustomStringConvertible {
   private static func oneDecimal(_ value: Double) -> String {
     let tenths = Int((value * 10).rounded())
     return tenths % 10 == 0 ? "\(tenths / 10)" : "\(tenths / 10).\(tenths % 10)"
-  }
-}
-
-extension ExhaustiveSearch {
-  /// What is left of the search after the schedule `record`, of the `ranInPass` schedules of the
-  /// current pass and `ranBefore` of earlier passes, with `passesLeft` passes to go.
-  static func progress(
-    after record: ScheduleRecord, maxPreemptions: Int, ranInPass: Int, ranBefore: Int,
-    passesLeft: Int
-  ) -> SearchProgress {
-    let points = record.points
-    // below[j][r]: the schedules through choice points j… of this path with at most r
-    // preemptions, if every schedule met the same choice points.
-    let budget = min(max(maxPreemptions, 0), points.count)
-    var below = [[Double]](repeating: [Double](repeating: 1, count: budget + 1), count: points.count + 1)
-    for j in points.indices.reversed() {
-      let point = points[j]
-      let calm = Double(
-        point.tasks.indices.count {
-          !ChoicePoint.preempts($0, among: point.tasks, previous: point.previous)
-        })
-      let preempting = Double(point.tasks.count) - calm
-      for r in 0...budget {
-        below[j][r] = calm * below[j + 1][r] + (r > 0 ? preempting * below[j + 1][r - 1] : 0)
-      }
-    }
-    var untried: [Int] = []
-    untried.reserveCapacity(points.count)
-    var left = 0.0
-    var cost = 0
-    for (depth, point) in points.enumerated() {
-      let order = alternatives(of: point)
-      var count = 0
-      if let position = order.firstIndex(of: point.chosen) {
-        for alternative in order[(position + 1)...] {
-          let preempts = ChoicePoint.preempts(alternative, among: point.tasks, previous: point.previous)
-          let remaining = maxPreemptions - cost - (preempts ? 1 : 0)
-          guard remaining >= 0 else { continue }
-          count += 1
-          left += below[depth + 1][min(remaining, budget)]
-        }
-      }
-      untried.append(count)
-      if point.isPreemption { cost += 1 }
-    }
-    let pass = Double(ranInPass) + left
-    let estimate = Double(ranBefore) + pass + Double(passesLeft) * pass
-    return SearchProgress(
-      untriedByDepth: untried, passesLeft: passesLeft,
-      estimatedSchedules: estimate >= Double(Int.max) ? Int.max : Int(estimate.rounded()))
   }
 }

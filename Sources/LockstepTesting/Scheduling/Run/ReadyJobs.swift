@@ -16,8 +16,7 @@ struct ReadyJobs<Job: SchedulableJob> {
   /// Set when the order is `.picked`; the queue is unused then.
   private var explored: ExploredJobs<Job>?
   /// Whether `explored` is set. Asked on every job instead of `explored != nil`: the optional's
-  /// payload holds an existential, and testing or copying it goes through runtime value witnesses
-  /// (half a dozen calls a job).
+  /// payload holds an existential, and testing or copying it goes through runtime value witnesses.
   private let isExplored: Bool
 
   init(_ order: Order) {

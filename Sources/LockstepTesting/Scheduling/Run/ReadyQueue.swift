@@ -10,7 +10,7 @@
 /// realistic test) every ready job can be picked. The bound exists for the Swift 6.3 runtime: a
 /// task group keeps its children in a singly linked list and unlinks a finished child with a
 /// linear walk from the oldest (swiftlang/swift#71212, fixed by #87887 after 6.3), so children
-/// finishing in a uniformly random order cost O(n²): 10,000 children took 20× the FIFO time.
+/// finishing in a uniformly random order cost O(n²).
 /// Within a window a child finishes at most about ``windowSize`` places out of order.
 ///
 /// Jobs of a serial executor (the main actor) keep their arrival order among themselves, as on

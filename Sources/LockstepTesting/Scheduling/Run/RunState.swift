@@ -57,9 +57,7 @@ struct RunState<Job: SchedulableJob> {
     trace.readsVirtualNow = readsVirtualNow
     cancellation = InjectedCancellation(atWait: cancelAtWait)
     // Room for a typical test's run, so that the trace does not grow from empty one doubling at
-    // a time (each doubling is an allocation and a copy). Each buffer stays under 1 KB: glibc
-    // serves blocks that small from a per-thread cache, larger ones from its shared bins, which
-    // a long-running test process leaves fragmented (a 2.5 KB reserve cost more than it saved).
+    // a time. Each buffer stays under 1 KB, which glibc serves from a per-thread cache.
     trace.steps.reserveCapacity(24)
     trace.events.reserveCapacity(16)
   }

@@ -13,18 +13,11 @@ struct SleepRequest: Equatable {
   /// The sleep until `deadline` on a real clock, read `now` when the sleep arrived; the job that
   /// sleeps started at `jobStart` on the same clock.
   ///
-  /// The runtime hands a sleep over as an absolute deadline that the standard library computed
-  /// from the real clock a moment before (`ContinuousClock.now + duration`), so the sleep's
-  /// duration lies between the two readings Lockstep has: `deadline - now`, short by the moment
-  /// the hand-over took (a median of 1 µs, after the warm-up run every process does first, see
-  /// `RunLifecycle`), and `deadline - jobStart`, long by whatever the job did before it slept.
-  /// Either reading can be off by much more when the thread was preempted in between, and which
-  /// one cannot be known; see ``recover(short:long:)`` for how Lockstep picks. A sleep of a whole
-  /// number of milliseconds therefore lasts exactly that long in virtual time, also when the
-  /// thread was preempted (unless a preempted reading happens to land closer to a round duration
-  /// than the other reading, or within 5 µs of the 100 µs grid); other multiples of 100 µs are
-  /// exact unless the thread was preempted while the sleep was handed over; finer durations are
-  /// rounded up to the 100 µs ``grid``.
+  /// The runtime hands a sleep over as an absolute deadline computed from the real clock a moment
+  /// before (`ContinuousClock.now + duration`), so the sleep's duration lies between the two
+  /// readings Lockstep has: `deadline - now`, short by the hand-over, and `deadline - jobStart`,
+  /// long by whatever the job did before it slept; ``recover(short:long:)`` picks between them
+  /// (how exact that is: <doc:WhichWorkRunsNext#What-time-it-is-inside-a-run>).
   init(until deadline: Duration, on clock: RealDeadline.Clock, now: Duration, jobStart: Duration) {
     delay = Self.recover(short: deadline - now, long: deadline - jobStart)
     real = RealDeadline(clock: clock, deadline: deadline, receivedAt: now)

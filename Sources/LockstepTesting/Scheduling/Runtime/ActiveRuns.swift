@@ -41,7 +41,7 @@ enum ActiveRuns {
   /// run but goes on outside it, on the executors it came from. (A task isolated to an actor of
   /// its own comes back through that actor's job, which carries no task id: it still joins.)
   static func routedRun(forTask taskID: UInt64?) -> DeterministicRun? {
-    if let run = DrainThread.current {
+    if let run = DrainingRun.current {
       if let taskID, taskID < run.bodyTaskID { return nil }
       return run
     }

@@ -5,10 +5,10 @@
 /// them unconditionally.
 enum CurrentRun {
   /// Whether this code runs on a drain thread, inside a deterministic run.
-  static var isActive: Bool { DrainThread.current != nil }
+  static var isActive: Bool { DrainingRun.current != nil }
 
   /// Whether this is a job of a run whose clocks read virtual now (``VirtualNow``).
-  static var readsVirtualNow: Bool { DrainThread.current?.clocks != nil }
+  static var readsVirtualNow: Bool { DrainingRun.current?.clocks != nil }
 
   /// Tells the run that the running task is about to wait at a Lockstep primitive for `what`
   /// (for timelines and deadlock reports). When exploration injects a cancellation at this wait,
@@ -20,7 +20,7 @@ enum CurrentRun {
 
   /// Like ``noteWait(for:)``, for a wait the run puts in words only if a report asks.
   static func noteWait(as what: @autoclosure () -> Waiting) -> Bool {
-    guard let run = DrainThread.current, run.noteWait(for: what()) else { return false }
+    guard let run = DrainingRun.current, run.noteWait(for: what()) else { return false }
     withUnsafeCurrentTask { $0?.cancel() }
     return true
   }
@@ -30,22 +30,22 @@ enum CurrentRun {
   static func noteCreated<Success, Failure>(
     _ task: Task<Success, Failure>, name: String?, site: CallSite
   ) {
-    DrainThread.current?.noteCreated(taskID: RuntimeHooks.taskID(of: task), name: name, site: site)
+    DrainingRun.current?.noteCreated(taskID: RuntimeHooks.taskID(of: task), name: name, site: site)
   }
 
   /// Tells the run that the running task is finishing.
   static func noteFinished() {
-    DrainThread.current?.noteFinished()
+    DrainingRun.current?.noteFinished()
   }
 
   /// Marks the running step as the one where a check failed (for the picture of the run).
   static func noteFailure() {
-    DrainThread.current?.noteFailure()
+    DrainingRun.current?.noteFailure()
   }
 
   /// Adds a line to the running task's step of the run's timeline.
   static func note(_ text: @autoclosure () -> String) {
-    DrainThread.current?.note(text())
+    DrainingRun.current?.note(text())
   }
 
   /// Starts a failure bound that calls `action` after `delay` of the run's virtual time; `nil`
@@ -53,7 +53,7 @@ enum CurrentRun {
   static func startTimer(after delay: Duration, _ action: @escaping @Sendable () -> Void)
     -> (any CancellableTask)?
   {
-    DrainThread.current?.startTimer(after: delay, action)
+    DrainingRun.current?.startTimer(after: delay, action)
   }
 
   /// Inside a deterministic run, suspends the current task until no other job of the run is
@@ -67,7 +67,7 @@ enum CurrentRun {
   /// the timer to a real-time bound of zero, so the task is resumed then. Value recorders use it
   /// (`expectNoEvents`, marble diagrams).
   nonisolated(nonsending) static func awaitQuiescence() async -> Bool {
-    guard let run = DrainThread.current else { return false }
+    guard let run = DrainingRun.current else { return false }
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       if !run.wake(after: .zero, { continuation.resume() }) { continuation.resume() }
     }
@@ -78,7 +78,7 @@ enum CurrentRun {
   /// long: it counts as progress, not as a failure bound. Returns `false` outside a run or when
   /// the run is over.
   static func wake(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> Bool {
-    DrainThread.current?.wake(after: delay, action) ?? false
+    DrainingRun.current?.wake(after: delay, action) ?? false
   }
 }
 

@@ -75,7 +75,7 @@ final class DeterministicRun: @unchecked Sendable {
   /// Called when the run receives a job: if this is the drain thread, remembers the name of the
   /// task whose job is running.
   func noteRunningTaskNameIfDraining() {
-    guard DrainThread.current === self, !runningNameChecked, let id = runningTaskID,
+    guard DrainingRun.current === self, !runningNameChecked, let id = runningTaskID,
       // A task the job started inline (`Task.immediate`) may be the current task now: its name is
       // not the job's task's.
       RuntimeHooks.currentTaskID() == id
@@ -175,7 +175,7 @@ final class DeterministicRun: @unchecked Sendable {
       progress.deadline = RealTime.now + FailureBoundScale.scaled(timeout)
       ActiveRuns.add(self)
     }
-    let stop = DrainThread.with(self) { TaskCreationHook.observing(self) { runJobs(budget: budget) } }
+    let stop = DrainingRun.with(self) { TaskCreationHook.observing(self) { runJobs(budget: budget) } }
     switch stop {
     case .budgetSpent: return nil
     case .finished: return finish()

@@ -1,43 +1,60 @@
-#if canImport(Darwin)
-  import Darwin
-#elseif canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Android)
-  import Android
-#endif
+import Foundation
 
-/// The drain thread's run, kept in thread-local storage: every job enqueued on that thread belongs
-/// to the run.
-enum DrainThread {
-  #if canImport(Darwin) || canImport(Glibc) || canImport(Musl) || canImport(Android)
-    private static let key: pthread_key_t = {
-      var key = pthread_key_t()
-      pthread_key_create(&key, nil)
-      return key
-    }()
+/// Lockstep's own thread, which drains the deterministic runs that cannot be drained on the
+/// caller's thread (see ``DrainingRun`` for which run a thread drains). One thread serves every
+/// run of the process (runs never overlap), so starting a run costs a wake-up, not a thread.
+///
+/// A long-lived thread also keeps the C allocator's memory warm: glibc gives a new thread's heap
+/// back to the kernel, so a thread per run page-faults on every allocation of the next run.
+final class DrainThread: @unchecked Sendable {
+  static let shared = DrainThread()
 
-    /// The run whose jobs this thread drains, if any.
-    static var current: DeterministicRun? {
-      guard let pointer = pthread_getspecific(key) else { return nil }
-      return Unmanaged<DeterministicRun>.fromOpaque(pointer).takeUnretainedValue()
+  private let pending = Locked<[(run: DeterministicRun, done: @Sendable (DrainOutcome) -> Void)]>([])
+  private let available = DispatchSemaphore(value: 0)
+  private let started = Locked(false)
+  /// This thread, for ``isCurrentThread``.
+  private static let threadFlag = ThreadFlag()
+
+  /// Whether the calling thread is this thread.
+  static var isCurrentThread: Bool { threadFlag.isSet }
+
+  /// Drains `run` on this thread and returns its outcome.
+  func drain(_ run: DeterministicRun) async -> DrainOutcome {
+    await withCheckedContinuation { continuation in
+      submit(run) { continuation.resume(returning: $0) }
     }
+  }
 
-    /// Runs `body` with `run` as this thread's run; the run must outlive the call.
-    static func with<T>(_ run: DeterministicRun, _ body: () throws -> T) rethrows -> T {
-      let previous = pthread_getspecific(key)
-      pthread_setspecific(key, Unmanaged.passUnretained(run).toOpaque())
-      defer { pthread_setspecific(key, previous) }
-      return try body()
-    }
+  /// Drains `run` on this thread, then calls `done` there.
+  func submit(_ run: DeterministicRun, done: @escaping @Sendable (DrainOutcome) -> Void) {
+    pending.withLock { $0.append((run, done)) }
+    startIfNeeded()
+    available.signal()
+  }
 
-    static let isSupported = true
-  #else
-    static var current: DeterministicRun? { nil }
-    static func with<T>(_ run: DeterministicRun, _ body: () throws -> T) rethrows -> T {
-      try body()
+  private func startIfNeeded() {
+    let start = started.withLock { started in
+      defer { started = true }
+      return !started
     }
-    static let isSupported = false
-  #endif
+    guard start else { return }
+    let thread = Thread { [self] in
+      Self.threadFlag.set()
+      while true {
+        available.wait()
+        guard let next = pending.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { continue }
+        next.done(next.run.drainToEnd())
+      }
+    }
+    thread.name = "Lockstep deterministic runs"
+    thread.stackSize = 8 << 20
+    thread.start()
+  }
+}
+
+/// A flag of one thread: set on it, read on any.
+private final class ThreadFlag: Sendable {
+  private let owner = Locked<Thread?>(nil)
+  func set() { owner.withLock { $0 = Thread.current } }
+  var isSet: Bool { owner.withLock { $0 } === Thread.current }
 }

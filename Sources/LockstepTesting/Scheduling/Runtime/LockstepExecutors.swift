@@ -65,7 +65,7 @@
     func enqueue<C: Clock>(
       _ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration?, clock: C
     ) {
-      let run = DrainThread.current
+      let run = DrainingRun.current
       // A run that reads virtual now takes the deadline as it is. Otherwise, read the real clock
       // first: every instruction before makes the sleep look shorter.
       let virtual = run?.clocks != nil
@@ -92,7 +92,7 @@
     ) {
       let job = UnownedJob(job)
       if scheduleInRun(
-        job, on: DrainThread.current, sleep: { _ in SleepRequest(delay: delay as? Duration ?? .zero) })
+        job, on: DrainingRun.current, sleep: { _ in SleepRequest(delay: delay as? Duration ?? .zero) })
       {
         return
       } else if let scheduling = platform as? any SchedulingExecutor {

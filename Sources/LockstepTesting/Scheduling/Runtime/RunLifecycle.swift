@@ -96,7 +96,7 @@ enum RunLifecycle {
 
   private static func checkCanStart() throws {
     try RuntimeHooks.install()
-    if let outer = DrainThread.current { throw NestedDeterministicRun(outerRun: outer.site) }
+    if let outer = DrainingRun.current { throw NestedDeterministicRun(outerRun: outer.site) }
   }
 }
 
@@ -126,8 +126,7 @@ extension DeterministicRun {
   /// Runs `body` in this run.
   ///
   /// The run is drained right here, on the caller's thread, while the caller waits: no thread
-  /// hand-off, which is most of what a run costs (a run is over in microseconds; waking another
-  /// thread and waking the caller again took most of 30 µs). The caller's task stays in this
+  /// hand-off, which would be most of what a run costs. The caller's task stays in this
   /// call while the run's jobs run nested in it, as `Task.immediate` runs a task. A run still
   /// going after ``inlineBudget`` moves, between two jobs, to the process's drain thread, where
   /// the caller really suspends; so do, from the start:
@@ -146,7 +145,7 @@ extension DeterministicRun {
     {
       drained = outcome
     } else {
-      drained = await DrainWorker.shared.drain(self)
+      drained = await DrainThread.shared.drain(self)
     }
     if drained.quarantinedTasks { body.relinquishReferences(downTo: baseline) }
     return RunCompletion(
@@ -179,7 +178,7 @@ extension DeterministicRun {
   /// caller's task-local values (the running test, Lockstep's issue collector).
   private func start<Value>(_ body: LentBody<Value>) -> Locked<Result<Value, any Error>?> {
     let result = Locked<Result<Value, any Error>?>(nil)
-    let task = DrainThread.with(self) {
+    let task = DrainingRun.with(self) {
       Task { [self] in
         let value: Result<Value, any Error>
         do {

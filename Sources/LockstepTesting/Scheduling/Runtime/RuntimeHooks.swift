@@ -14,8 +14,8 @@
 //   Main-actor jobs run isolated to the main executor, on the drain thread.
 //
 // Installing late: in 6.3 `_createExecutors` just stores the two executors into the static
-// storage behind `Task.defaultExecutor` and `MainActor.executor` (two plain 8-byte stores each,
-// measured by disassembly), and the runtime reads that storage on every global/main enqueue.
+// storage behind `Task.defaultExecutor` and `MainActor.executor` (plain stores), and the
+// runtime reads that storage on every global/main enqueue.
 // Calling it after the process started therefore works; the only hazard is a thread that reads
 // the two-word existential in the nanosecond between the two stores, once per process.
 #if compiler(>=6.3)
@@ -37,7 +37,7 @@ enum RuntimeHooks {
 
   /// `nil` once installed, otherwise why installing is impossible.
   private static let installation: String? = {
-    guard DrainThread.isSupported else {
+    guard DrainingRun.isSupported else {
       return "this platform has no thread-local storage the scheduler can use"
     }
     #if compiler(>=6.3)

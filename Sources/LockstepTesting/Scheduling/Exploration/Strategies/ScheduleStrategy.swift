@@ -2,15 +2,6 @@
 /// schedule did, and it says what to run next — so the loop knows no strategy, and each strategy
 /// lives in a file of its own (random, PCT, exhaustive, replay, and the pinned tokens replayed
 /// before any of them).
-///
-/// ```swift
-/// var strategy = ExplorationStrategy.random(schedules: 2).makeScheduleStrategy(injectsCancellation: false)
-/// var step = strategy.next(after: nil)
-/// while case .run(let schedule) = step {
-///   let report = run(schedule)                 // one deterministic run
-///   step = strategy.next(after: report)
-/// }
-/// ```
 protocol ScheduleStrategy {
   /// The schedule to run next, given what the previous one did (`nil` before the first), or that
   /// the strategy is done.

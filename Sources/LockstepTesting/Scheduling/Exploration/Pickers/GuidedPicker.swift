@@ -13,7 +13,9 @@ struct GuidedPicker: SchedulePicker {
   /// Whether a planned choice did not fit.
   private(set) var diverged = false
   /// The first place where the run left the plan or the check.
-  private(set) var departure: ScheduleDeparture?
+  private(set) var divergence: ReplayDivergence?
+  /// Read where the picker is made, in the explorer's task: the picks run on the drain thread.
+  private let hashingIsDeterministic = HashingDeterminism.isDeterministic
 
   init(plan: [Int?], check: ScheduleCheck? = nil) {
     self.plan = plan
@@ -54,8 +56,10 @@ struct GuidedPicker: SchedulePicker {
   }
 
   private mutating func depart(at point: Int, step: Int, _ difference: String) {
-    if departure == nil {
-      departure = ScheduleDeparture(choicePoint: point, step: step, difference: difference)
+    if divergence == nil {
+      divergence = ReplayDivergence(
+        pointIndex: point, stepIndex: step, difference,
+        hashingIsDeterministic: hashingIsDeterministic)
     }
   }
 }

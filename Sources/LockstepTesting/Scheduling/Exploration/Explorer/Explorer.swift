@@ -11,7 +11,7 @@ struct ScheduleOutcome: Sendable {
   /// threw, or the kind of run failure (see ``FailureCapture``). `nil` uses the first failure's text.
   var failureSite: String?
   /// Where a replay left the schedule it replayed.
-  var departure: ScheduleDeparture?
+  var divergence: ReplayDivergence?
 
   var failed: Bool { !failures.isEmpty }
   /// What makes two failing schedules fail "the same way": the shrinker keeps it, and the replay
@@ -121,7 +121,7 @@ final class Explorer: @unchecked Sendable {
       if case .done(_, let misuse?) = step { self.misuse = misuse }
       var departed: ReplayDivergence?
       if planned.replaying != nil {
-        departed = outcome.departure?.divergence
+        departed = outcome.divergence
         if let pinned = planned.pinned {
           if let departed, !outcome.failed {
             stale.append((setup.pinned[pinned].text, departed))
@@ -180,7 +180,7 @@ final class Explorer: @unchecked Sendable {
       PlannedSchedule(
         picker: GuidedPicker(replaying: token), cancelAtWait: token.cancelAtWait, replaying: token),
       capture, during: "the replay of the reported schedule, before the report")
-    if let departure = again.departure { return .diverged(departure.divergence, replayingToken: false) }
+    if let divergence = again.divergence { return .diverged(divergence, replayingToken: false) }
     guard again.failed else { return .passed }
     guard again.failureKey == reported.failureKey else {
       return .failedOtherwise(again.failures.first ?? "")
@@ -243,13 +243,13 @@ final class Explorer: @unchecked Sendable {
     let picked = trailed?.picker
     mostWaits = max(mostWaits, waits)
     let guided = picked as? GuidedPicker
-    var departure: ScheduleDeparture?
+    var divergence: ReplayDivergence?
     if let token = planned.replaying, let guided {
-      departure = ScheduleCheck.departure(of: token, picker: guided, trace: completion.trace)
+      divergence = ScheduleCheck.divergence(of: token, picker: guided, trace: completion.trace)
     }
     return ScheduleOutcome(
       failures: failures, trace: completion.trace, record: picked?.record ?? ScheduleRecord(),
       cancelAtWait: planned.cancelAtWait, waits: waits, diverged: guided?.diverged ?? false,
-      failureSite: failureSite, departure: departure)
+      failureSite: failureSite, divergence: divergence)
   }
 }

@@ -53,52 +53,36 @@ struct ScheduleCheck: Hashable, Sendable {
   /// Where a replay of `token` left the token's schedule, or `nil` when it followed it: the first
   /// difference its picker saw, else a difference in the number of choice points, steps, or the
   /// order of the tasks.
-  static func departure(
+  static func divergence(
     of token: ReplayToken, picker: GuidedPicker, trace: SchedulerTrace
-  ) -> ScheduleDeparture? {
-    if let departure = picker.departure { return departure }
+  ) -> ReplayDivergence? {
+    if let divergence = picker.divergence { return divergence }
     let recorded = token.choices.count
     let points = picker.record.points
     if points.count < recorded {
-      return ScheduleDeparture(
-        choicePoint: points.count, step: nil,
-        difference: "the run had \(points.count) choice point(s) where the token recorded \(recorded)")
+      return ReplayDivergence(
+        pointIndex: points.count, stepIndex: nil,
+        "the run had \(points.count) choice point(s) where the token recorded \(recorded)")
     }
     let isPrefix = token.check.map { $0.whole == nil } ?? false
     if points.count > recorded && !isPrefix {
-      return ScheduleDeparture(
-        choicePoint: recorded, step: points[recorded].step,
-        difference: "the run had more choice points than the \(recorded) the token recorded")
+      return ReplayDivergence(
+        pointIndex: recorded, stepIndex: points[recorded].step,
+        "the run had more choice points than the \(recorded) the token recorded")
     }
     guard let whole = token.check?.whole else { return nil }
     if trace.steps.count != whole.steps {
-      return ScheduleDeparture(
-        choicePoint: nil, step: nil,
-        difference: "every choice point matched, but the run took \(trace.steps.count) steps where "
+      return ReplayDivergence(
+        pointIndex: nil, stepIndex: nil,
+        "every choice point matched, but the run took \(trace.steps.count) steps where "
           + "the recorded schedule took \(whole.steps)")
     }
     if checksum(of: trace) != whole.checksum {
-      return ScheduleDeparture(
-        choicePoint: nil, step: nil,
-        difference: "every choice point matched, but its tasks ran in another order than in the "
+      return ReplayDivergence(
+        pointIndex: nil, stepIndex: nil,
+        "every choice point matched, but its tasks ran in another order than in the "
           + "recorded schedule")
     }
     return nil
-  }
-}
-
-/// The first place where a run left the schedule it replayed.
-struct ScheduleDeparture: Equatable, Sendable {
-  /// The choice point, from 0; `nil` when every recorded choice point matched.
-  let choicePoint: Int?
-  /// The step, from 0, if known.
-  let step: Int?
-  let difference: String
-
-  /// As a report shows it, with the likely cause for this process.
-  var divergence: ReplayDivergence {
-    ReplayDivergence(
-      choicePoint: choicePoint.map { $0 + 1 }, step: step.map { $0 + 1 }, difference: difference,
-      hashingIsDeterministic: HashingDeterminism.isDeterministic)
   }
 }

@@ -91,17 +91,17 @@ struct SchedulePickerTests {
     let check = ScheduleCheck(readyCounts: [2, 2], chosenTasks: [1, 2], whole: nil)
     var picker = GuidedPicker(plan: [0, 1], check: check)
     #expect(picker.pick(among: [1, 2], previous: 0, step: 3) == 0)  // task 1, as recorded
-    #expect(picker.departure == nil)
+    #expect(picker.divergence == nil)
     // As many jobs, in another order: choice 1 now runs task 1, not task 2.
     #expect(picker.pick(among: [2, 1], previous: 1, step: 7) == 1)
-    let departure = try #require(picker.departure)
-    #expect(departure.choicePoint == 1 && departure.step == 7)
-    #expect(departure.difference.contains("ran task 1"), "\(departure.difference)")
+    let divergence = try #require(picker.divergence)
+    #expect(divergence.choicePoint == 2 && divergence.step == 8, "reports count from 1")
+    #expect(divergence.difference.contains("ran task 1"), "\(divergence.difference)")
 
     var counted = GuidedPicker(plan: [0], check: check)
     _ = counted.pick(among: [1, 2, 3], previous: 0, step: 0)
-    #expect(counted.departure?.difference == "3 jobs were ready where the recorded schedule had 2")
-    #expect(counted.departure?.divergence.choicePoint == 1, "reports count from 1")
+    #expect(counted.divergence?.difference == "3 jobs were ready where the recorded schedule had 2")
+    #expect(counted.divergence?.choicePoint == 1, "reports count from 1")
   }
 
   @Test func aReplayWhoseChoicesAllMatchStillChecksItsSteps() {
@@ -116,15 +116,15 @@ struct SchedulePickerTests {
     let token = ReplayToken(record: picker.record, cancelAtWait: nil, trace: recorded)
     var again = GuidedPicker(replaying: token)
     _ = again.pick(among: [1, 2], previous: 1, step: 1)
-    #expect(ScheduleCheck.departure(of: token, picker: again, trace: recorded) == nil)
-    let reordered = ScheduleCheck.departure(of: token, picker: again, trace: trace([1, 2, 2, 1]))
+    #expect(ScheduleCheck.divergence(of: token, picker: again, trace: recorded) == nil)
+    let reordered = ScheduleCheck.divergence(of: token, picker: again, trace: trace([1, 2, 2, 1]))
     #expect(reordered?.choicePoint == nil)
     #expect(reordered?.difference.contains("another order") == true)
-    let longer = ScheduleCheck.departure(of: token, picker: again, trace: trace([1, 2, 1, 2, 1]))
+    let longer = ScheduleCheck.divergence(of: token, picker: again, trace: trace([1, 2, 1, 2, 1]))
     #expect(longer?.difference.contains("took 5 steps where the recorded schedule took 4") == true)
     // A run with fewer choice points than the token.
     let none = GuidedPicker(replaying: token)
-    #expect(ScheduleCheck.departure(of: token, picker: none, trace: recorded)?.choicePoint == 0)
+    #expect(ScheduleCheck.divergence(of: token, picker: none, trace: recorded)?.choicePoint == 1)
   }
 
   @Test func theTokenOfACrashIsAPrefixThatLaterChoicePointsMayFollow() {
@@ -134,14 +134,14 @@ struct SchedulePickerTests {
     _ = picker.pick(among: [1, 2], previous: 1, step: 1)
     _ = picker.pick(among: [1, 2], previous: 2, step: 2)  // after the crash point: default choices
     #expect(picker.record.choices == [1, 1])
-    #expect(ScheduleCheck.departure(of: prefix, picker: picker, trace: SchedulerTrace()) == nil)
+    #expect(ScheduleCheck.divergence(of: prefix, picker: picker, trace: SchedulerTrace()) == nil)
     // The same choice points against a token of a whole schedule: one too many.
     let whole = ReplayToken(
       choices: [1], cancelAtWait: nil,
       check: ScheduleCheck(
         readyCounts: [2], chosenTasks: [2], whole: ScheduleCheck.Whole(steps: 0, checksum: 0)))
-    let departure = ScheduleCheck.departure(of: whole, picker: picker, trace: SchedulerTrace())
-    #expect(departure?.choicePoint == 1 && departure?.step == 2)
+    let divergence = ScheduleCheck.divergence(of: whole, picker: picker, trace: SchedulerTrace())
+    #expect(divergence?.choicePoint == 2 && divergence?.step == 3)
   }
 
   @Test func aGuidedPickerFallsBackToTheDefaultWhenAChoiceNoLongerFits() {

@@ -38,55 +38,56 @@ struct ExplorationEnvironment: Sendable, Equatable {
 
   /// Reads the variables from `environment`.
   init(_ environment: [String: String]) {
-    func value(_ name: String) -> String? {
+    var problems: [String] = []
+    /// The value of variable `name` and its text; `nil` when it is not set or `parse` cannot read
+    /// it, which is a problem that says what the value must be: `what`.
+    func read<T>(_ name: String, _ what: String, _ parse: (String) -> T?) -> (T, text: String)? {
       guard let text = environment[name]?.trimmingCharacters(in: .whitespaces), !text.isEmpty
       else { return nil }
-      return text
-    }
-    if let text = value(Self.seedVariable), UInt64(text) == nil {
-      problems.append(
-        "\(Self.seedVariable)=\(text) is not a seed: a whole number from 0 to \(UInt64.max) "
-          + "(\(Self.seedVariable)=7)")
-    }
-    if let text = value(Self.scaleVariable) {
-      if let scale = Double(text), scale.isFinite, scale > 0 {
-        self.scale = scale
-        scaleText = text
-      } else {
-        problems.append(
-          "\(Self.scaleVariable)=\(text) is not a positive number: it multiplies the schedules "
-            + "of every exploration (\(Self.scaleVariable)=100)")
+      guard let value = parse(text) else {
+        problems.append("\(name)=\(text) is not \(what)")
+        return nil
       }
+      return (value, text)
     }
-    if let text = value(Self.extraPreemptionsVariable) {
-      if let extra = Int(text), extra >= 0 {
-        extraPreemptions = extra
-      } else {
-        problems.append(
-          "\(Self.extraPreemptionsVariable)=\(text) is not a whole number of 0 or more: it is "
-            + "added to the preemption bound of every exhaustive exploration "
-            + "(\(Self.extraPreemptionsVariable)=1)")
-      }
+    _ = read(
+      Self.seedVariable,
+      "a seed: a whole number from 0 to \(UInt64.max) (\(Self.seedVariable)=7)"
+    ) { UInt64($0) }
+    if case let (scale, text)? = read(
+      Self.scaleVariable,
+      "a positive number: it multiplies the schedules of every exploration "
+        + "(\(Self.scaleVariable)=100)",
+      { Double($0).flatMap { $0.isFinite && $0 > 0 ? $0 : nil } })
+    {
+      self.scale = scale
+      scaleText = text
     }
-    if let text = value(Self.timeVariable) {
-      if let duration = Self.duration(text), duration > .zero {
-        timeBudget = duration
-        timeText = text
-      } else {
-        problems.append(
-          "\(Self.timeVariable)=\(text) is not a duration of more than zero: a number with ms, "
-            + "s, m or h (\(Self.timeVariable)=90s, \(Self.timeVariable)=5m)")
-      }
+    if case let (extra, _)? = read(
+      Self.extraPreemptionsVariable,
+      "a whole number of 0 or more: it is added to the preemption bound of every exhaustive "
+        + "exploration (\(Self.extraPreemptionsVariable)=1)",
+      { Int($0).flatMap { $0 >= 0 ? $0 : nil } })
+    {
+      extraPreemptions = extra
     }
-    if let text = value(Self.shardVariable) {
-      if let shard = Self.shard(text) {
-        self.shard = shard
-      } else {
-        problems.append(
-          "\(Self.shardVariable)=\(text) is not a shard: k/n with 1 ≤ k ≤ n, for shard k of n "
-            + "(\(Self.shardVariable)=2/4)")
-      }
+    if case let (duration, text)? = read(
+      Self.timeVariable,
+      "a duration of more than zero: a number with ms, s, m or h "
+        + "(\(Self.timeVariable)=90s, \(Self.timeVariable)=5m)",
+      { Self.duration($0).flatMap { $0 > .zero ? $0 : nil } })
+    {
+      timeBudget = duration
+      timeText = text
     }
+    if case let (shard, _)? = read(
+      Self.shardVariable,
+      "a shard: k/n with 1 ≤ k ≤ n, for shard k of n (\(Self.shardVariable)=2/4)",
+      Self.shard)
+    {
+      self.shard = shard
+    }
+    self.problems = problems
   }
 
   /// The environment of this process, read the first time an exploration asks.

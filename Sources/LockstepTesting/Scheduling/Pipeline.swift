@@ -1,0 +1,15 @@
+// How a job goes through the deterministic scheduler, and the file of each step:
+//
+// 1. Enqueue: the runtime hands a ready job, or a sleep, to Lockstep's executors
+//    (Runtime/LockstepExecutors.swift, installed by Runtime/RuntimeHooks.swift).
+// 2. Route: the job belongs to the run this thread drains (Runtime/DrainingRun.swift), to the run
+//    that owns its task (Runtime/ActiveRuns.swift), or to the platform's executors.
+// 3. Admit: the run's state machine stores it, forwards it or holds it (`admit` in
+//    Run/RunState.swift); a sleep waits in virtual time (Run/VirtualTime.swift).
+// 4. Choose: the next job comes from Run/ReadyJobs.swift — first in, first out or seeded
+//    (Run/ReadyQueue.swift), or an exploration's picker (Run/ExploredJobs.swift, Exploration/Pickers/).
+// 5. Run: the drain loop runs it (`runJobs` in Runtime/DeterministicRun.swift), on the caller's
+//    thread or on Lockstep's own (Runtime/DrainThread.swift).
+//
+// Runtime/RunLifecycle.swift starts every run; Exploration/Explorer/Explorer.swift runs one per
+// schedule, its picker chosen by a strategy (Exploration/Strategies/).
