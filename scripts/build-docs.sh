@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the DocC documentation of Lockstep and LockstepTesting with the toolchain's own tools
-# (no swift-docc-plugin), and fails if DocC printed any warning.
+# (no swift-docc-plugin), and fails if DocC printed any warning but one it is expected to print:
+# that an entry point's list leaves out the call-site parameters (CallSiteParameters.md has them).
 #
 #   scripts/build-docs.sh                       # builds into .build-docs/site
 #   SCRATCH=/tmp/docs scripts/build-docs.sh     # another scratch path
@@ -80,7 +81,12 @@ for module in Lockstep LockstepTesting; do
     status=1
     continue
   fi
-  warnings=$(grep -cE '^(warning|error):' "$log" || true)
+  # The call-site parameters (isolation, fileID, filePath, line, column) are documented once, in
+  # CallSiteParameters.md, not in each entry point's parameter list: DocC's note that they are
+  # missing there is expected and not counted.
+  warnings=$(grep -E '^(warning|error):' "$log" \
+    | grep -cvE "^warning: Parameter '(isolation|fileID|filePath|line|column)' is missing documentation" \
+    || true)
   if [ "$warnings" -gt 0 ]; then
     cat "$log"
     echo "error: docc printed $warnings warning(s) or error(s) for $module" >&2
