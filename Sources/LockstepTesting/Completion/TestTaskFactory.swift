@@ -160,17 +160,12 @@ public final class TestTaskFactory: TaskFactory, Sendable {
     fileID: StaticString = #fileID, filePath: StaticString = #filePath,
     line: UInt = #line, column: UInt = #column
   ) async throws {
-    let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-    let registry = self.registry
-    try await lockstepWait(
-      for: "every task of the TestTaskFactory to finish",
-      timeout: timeout,
-      site: site,
-      arrive: { id, waiter in
-        registry.withLock { $0.arriveIdleWaiter(id, waiter) }
-      },
-      depart: { id in registry.withLock { $0.departIdleWaiter(id) } },
-      pending: { registry.withLock { $0.unfinishedDescriptions } })
+    try await registry.wait(
+      for: "every task of the TestTaskFactory to finish", timeout: timeout,
+      site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column),
+      arrive: { ($0.arriveIdleWaiter($1, $2), []) },
+      depart: { $0.departIdleWaiter($1) },
+      pending: { $0.unfinishedDescriptions })
     _ = registry.withLock { $0.takeRetired(ifAtLeast: 0) }
   }
 

@@ -303,17 +303,12 @@ public final class ControlledCalls<Argument: Sendable, Output: Sendable>: Sendab
   nonisolated(nonsending) private func waitForArrivals(
     _ target: Int, awaited: String, timeout: Duration, site: CallSite
   ) async throws {
-    let state = self.state
     let name = self.name
-    try await lockstepWait(
-      for: awaited,
-      timeout: timeout,
-      site: site,
-      arrive: { id, waiter in
-        state.withLock { $0.watch(id, target: target, waiter) }
-      },
-      depart: { id in state.withLock { $0.departWatcher(id) } },
-      pending: { state.withLock { Self.arrivedDescriptions($0, name: name) } })
+    try await state.wait(
+      for: awaited, timeout: timeout, site: site,
+      arrive: { ($0.watch($1, target: target, $2), []) },
+      depart: { $0.departWatcher($1) },
+      pending: { Self.arrivedDescriptions($0, name: name) })
   }
 
   private static func arrivedDescriptions(_ state: State, name: String) -> [String] {

@@ -440,16 +440,11 @@ public final class TestClock: Clock, Sendable, CustomStringConvertible {
     fileID: StaticString = #fileID, filePath: StaticString = #filePath,
     line: UInt = #line, column: UInt = #column
   ) async throws {
-    let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-    let state = self.state
-    try await lockstepWait(
-      for: "\(count) sleeper(s) on the TestClock",
-      timeout: timeout,
-      site: site,
-      arrive: { id, waiter in
-        state.withLock { $0.watchSleepers(id, target: count, ClockWaiter(waiter)) }
-      },
-      depart: { id in state.withLock { $0.departCountWatcher(id) }?.continuation },
-      pending: { [self] in ["\(sleeperCount) of \(count) sleeping; \(self)"] })
+    try await state.wait(
+      for: "\(count) sleeper(s) on the TestClock", timeout: timeout,
+      site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column),
+      arrive: { ($0.watchSleepers($1, target: count, ClockWaiter($2)), []) },
+      depart: { $0.departCountWatcher($1)?.continuation },
+      pending: { [self] in ["\($0.sleeperCount) of \(count) sleeping; \(self)"] })
   }
 }

@@ -399,17 +399,12 @@ public final class SequenceRecorder<Element: Sendable>: Sendable, CustomStringCo
   nonisolated(nonsending) private func waitFor(
     _ target: State.Target?, awaited: String, timeout: Duration, site: CallSite
   ) async throws {
-    let state = self.state
     let name = self.name
-    try await lockstepWait(
-      for: awaited,
-      timeout: timeout,
-      site: site,
-      arrive: { id, waiter in
-        state.withLock { $0.watch(id, for: target ?? .event(after: $0.checkedCount), waiter) }
-      },
-      depart: { id in state.withLock { $0.depart(id) } },
-      pending: { [state.withLock { Self.progress(of: $0, name: name) }] })
+    try await state.wait(
+      for: awaited, timeout: timeout, site: site,
+      arrive: { ($0.watch($1, for: target ?? .event(after: $0.checkedCount), $2), []) },
+      depart: { $0.depart($1) },
+      pending: { [Self.progress(of: $0, name: name)] })
   }
 
   /// Lets the recording catch up: in a run, until no job is ready; outside, until the recording
