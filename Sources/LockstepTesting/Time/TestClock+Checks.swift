@@ -109,9 +109,9 @@ extension TestClock {
     fileID: StaticString = #fileID, filePath: StaticString = #filePath,
     line: UInt = #line, column: UInt = #column
   ) async -> Int {
-    let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-    let now = state.withLock { $0.now }
-    let counts = await advanceEvents(to: now, caller: "TestClock.advance()", timeout: timeout, site: site)
+    let counts = await advanceEvents(
+      .to(state.withLock { $0.now }), caller: "TestClock.advance()", timeout: timeout,
+      site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
     return counts.sleepers + counts.work
   }
 }
