@@ -150,12 +150,7 @@ public struct LiveTaskFactory: TaskFactory {
     name: String?, priority: TaskPriority?, site: CallSite,
     operation: sending @escaping @isolated(any) () async -> Success
   ) -> Task<Success, Never> {
-    let task: Task<Success, Never>
-    if #available(LockstepTaskNames , *) {
-      task = Task(name: name, priority: priority, operation: operation)
-    } else {
-      task = Task(priority: priority, operation: operation)
-    }
+    let task = Task.named(name, priority: priority, operation: operation)
     TaskCreationObservation.observer?.taskCreated(task, name: name, site: site)
     return task
   }
@@ -171,13 +166,36 @@ public struct LiveTaskFactory: TaskFactory {
     name: String?, priority: TaskPriority?, site: CallSite,
     operation: sending @escaping @isolated(any) () async throws -> Success
   ) -> Task<Success, any Error> {
-    let task: Task<Success, any Error>
-    if #available(LockstepTaskNames , *) {
-      task = Task(name: name, priority: priority, operation: operation)
-    } else {
-      task = Task(priority: priority, operation: operation)
-    }
+    let task = Task.named(name, priority: priority, operation: operation)
     TaskCreationObservation.observer?.taskCreated(task, name: name, site: site)
     return task
+  }
+}
+
+extension Task where Failure == Never {
+  /// `Task(name:priority:operation:)` where the platform has task names; an unnamed task skips
+  /// the name's task option record. Inlinable, so that it is specialized where it is called (the
+  /// availability macro cannot be used here).
+  @inlinable package static func named(
+    _ name: String?, priority: TaskPriority?,
+    operation: sending @escaping @isolated(any) () async -> Success
+  ) -> Task {
+    if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *), let name {
+      return Task(name: name, priority: priority, operation: operation)
+    }
+    return Task(priority: priority, operation: operation)
+  }
+}
+
+extension Task where Failure == any Error {
+  /// The throwing `Task(name:priority:operation:)`, named where the platform has task names.
+  @inlinable package static func named(
+    _ name: String?, priority: TaskPriority?,
+    operation: sending @escaping @isolated(any) () async throws -> Success
+  ) -> Task {
+    if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *), let name {
+      return Task(name: name, priority: priority, operation: operation)
+    }
+    return Task(priority: priority, operation: operation)
   }
 }

@@ -77,12 +77,12 @@ public final class TestTaskFactory: TaskFactory, Sendable {
     let ticket = register(name: name, site: site)
     let task: Task<Success, Never>
     if onMainActor {
-      task = spawn(name: name, priority: priority) { @MainActor in
+      task = Task.named(name, priority: priority) { @MainActor in
         defer { finish(ticket, in: registry) }
         return await operation()
       }
     } else {
-      task = spawn(name: name, priority: priority) {
+      task = Task.named(name, priority: priority) {
         defer { finish(ticket, in: registry) }
         return await operation()
       }
@@ -108,12 +108,12 @@ public final class TestTaskFactory: TaskFactory, Sendable {
     let ticket = register(name: name, site: site)
     let task: Task<Success, any Error>
     if onMainActor {
-      task = spawnThrowing(name: name, priority: priority) { @MainActor in
+      task = Task.named(name, priority: priority) { @MainActor in
         defer { finish(ticket, in: registry) }
         return try await operation()
       }
     } else {
-      task = spawnThrowing(name: name, priority: priority) {
+      task = Task.named(name, priority: priority) {
         defer { finish(ticket, in: registry) }
         return try await operation()
       }
@@ -216,26 +216,4 @@ struct TaskHandle: CancellableTask {
 func isMainActor(_ actor: (any Actor)?) -> Bool {
   guard let actor else { return false }
   return ObjectIdentifier(actor) == ObjectIdentifier(MainActor.shared)
-}
-
-private func spawn<Success: Sendable>(
-  name: String?, priority: TaskPriority?,
-  operation: @escaping @Sendable @isolated(any) () async -> Success
-) -> Task<Success, Never> {
-  // An unnamed task skips the name's task option record.
-  if #available(LockstepTaskNames , *), let name {
-    return Task(name: name, priority: priority, operation: operation)
-  }
-  return Task(priority: priority, operation: operation)
-}
-
-private func spawnThrowing<Success: Sendable>(
-  name: String?, priority: TaskPriority?,
-  operation: @escaping @Sendable @isolated(any) () async throws -> Success
-) -> Task<Success, any Error> {
-  // An unnamed task skips the name's task option record.
-  if #available(LockstepTaskNames , *), let name {
-    return Task(name: name, priority: priority, operation: operation)
-  }
-  return Task(priority: priority, operation: operation)
 }

@@ -115,7 +115,7 @@ public final class ControlledCalls<Argument: Sendable, Output: Sendable>: Sendab
 
   private typealias State = ControlledCallsState<Argument, Output, Waiter<Output>, Waiter<Void>>
   private let state = Locked(State())
-  private let creationSite: CallSite
+  let creationSite: CallSite
 
   /// Creates an instance with no calls. Inside a test that uses the
   /// ``Testing/Trait/verifyingControlledCalls`` trait (or inside
@@ -141,7 +141,7 @@ public final class ControlledCalls<Argument: Sendable, Output: Sendable>: Sendab
     self.name = name
     self.cancellation = cancellation
     self.creationSite = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-    TeardownRegistry.registerWithCurrentScope(self)
+    registerForTeardown()
   }
 
   // MARK: The fake's side
@@ -432,7 +432,7 @@ public final class ControlledCalls<Argument: Sendable, Output: Sendable>: Sendab
     verify(at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
-  private func verify(at site: CallSite) -> Bool {
+  func verify(at site: CallSite) -> Bool {
     let name = self.name
     let found = state.withLock { state in
       state.tearDown { call in
@@ -518,9 +518,7 @@ extension ControlledCalls where Output == Void {
   }
 }
 
-extension ControlledCalls: TeardownVerifiable {
-  func verifyAtTeardown() -> Bool { verify(at: creationSite) }
-}
+extension ControlledCalls: TeardownChecked {}
 
 /// Thrown by a wait that can never be satisfied, after the misuse is reported.
 struct ControlledCallsMisuse: Error, CustomStringConvertible {

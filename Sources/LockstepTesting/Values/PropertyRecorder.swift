@@ -51,7 +51,7 @@
 
     typealias State = PropertyRecordingState<Value, Waiter<Void>>
     private let tracking: PropertyTracking<Value>
-    private let creationSite: CallSite
+    let creationSite: CallSite
 
     /// Starts recording `object[keyPath: keyPath]`, from its current value.
     ///
@@ -85,11 +85,11 @@
       let read = UncheckedRead { object[keyPath: keyPath] }
       tracking = PropertyTracking(read: read, isolation: isolation)
       tracking.start()
-      TeardownRegistry.registerWithCurrentScope(self)
+      registerForTeardown()
     }
 
     deinit {
-      _ = verify(at: creationSite)
+      _ = verifyAtTeardown()
     }
 
     // MARK: Reading
@@ -272,7 +272,7 @@
       return verify(at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
-    private func verify(at site: CallSite) -> Bool {
+    func verify(at site: CallSite) -> Bool {
       let (found, pending) = tracking.state.withLock { state in
         (state.recording.tearDown(), state.changePending)
       }
@@ -338,9 +338,8 @@
   }
 
   @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
-  extension PropertyRecorder: TeardownVerifiable {
+  extension PropertyRecorder: TeardownChecked {
     func prepareForTeardown() async { await tracking.catchUp() }
-    func verifyAtTeardown() -> Bool { verify(at: creationSite) }
   }
 
   /// The key path as Swift prints it when that names the property (`\\Model.count`), else

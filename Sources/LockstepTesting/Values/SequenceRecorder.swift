@@ -51,7 +51,7 @@ public final class SequenceRecorder<Element: Sendable>: Sendable, CustomStringCo
   private let task: Task<Void, Never>
   /// Outside a deterministic run: the executor of the recording task, to see it catch up.
   private let catchUp: (any RecordingCatchUp)?
-  private let creationSite: CallSite
+  let creationSite: CallSite
 
   /// Starts recording `sequence` in a task the recorder owns.
   ///
@@ -89,11 +89,11 @@ public final class SequenceRecorder<Element: Sendable>: Sendable, CustomStringCo
     }
     self.task = task
     self.catchUp = catchUp
-    TeardownRegistry.registerWithCurrentScope(self)
+    registerForTeardown()
   }
 
   deinit {
-    _ = verify(at: creationSite)
+    _ = verifyAtTeardown()
   }
 
   // MARK: Reading
@@ -362,7 +362,7 @@ public final class SequenceRecorder<Element: Sendable>: Sendable, CustomStringCo
     verify(at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
-  private func verify(at site: CallSite) -> Bool {
+  func verify(at site: CallSite) -> Bool {
     guard let found = state.withLock({ $0.tearDown() }) else { return true }
     stop(at: site)
     if !found.values.isEmpty {
@@ -459,10 +459,9 @@ public final class SequenceRecorder<Element: Sendable>: Sendable, CustomStringCo
   }
 }
 
-extension SequenceRecorder: TeardownVerifiable {
+extension SequenceRecorder: TeardownChecked {
   /// Lets the recording catch up first, so that a value already produced is seen.
   func prepareForTeardown() async { await catchUp(timeout: .seconds(10), site: creationSite) }
-  func verifyAtTeardown() -> Bool { verify(at: creationSite) }
 }
 
 /// Consumes `sequence` into `state` until it ends or the recording is stopped.
