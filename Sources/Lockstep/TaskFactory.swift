@@ -25,21 +25,13 @@
 /// }
 /// ```
 ///
-/// A task created through a factory inherits the caller's actor isolation exactly as `Task { }`
-/// does, inherits its task-local values, and is returned so the caller can cancel it.
-///
-/// Conform your own type only to decorate another factory (for example, to log). The convenience
-/// methods — ``task(name:priority:fileID:filePath:line:column:operation:)->Task<Success,Never>`` and its throwing
-/// sibling ``task(name:priority:fileID:filePath:line:column:operation:)->Task<Success,Error>`` — forward to the two
-/// requirements.
+/// A task created through a factory inherits the caller's actor isolation and task-local values
+/// exactly as `Task { }` does. Conform your own type only to decorate another factory: the
+/// `task(name:priority:…)` methods forward to the two requirements.
 public protocol TaskFactory: Sendable {
   /// Creates a task that cannot throw. Call
   /// ``task(name:priority:fileID:filePath:line:column:operation:)->Task<Success,Never>`` instead; this
   /// requirement is what conforming types implement.
-  ///
-  /// ```swift
-  /// let handle = factory.makeTask(name: "sync", priority: nil, site: CallSite()) { 42 }
-  /// ```
   func makeTask<Success: Sendable>(
     name: String?, priority: TaskPriority?, site: CallSite,
     operation: sending @escaping @isolated(any) () async -> Success
@@ -48,12 +40,6 @@ public protocol TaskFactory: Sendable {
   /// Creates a task that can throw. Call
   /// ``task(name:priority:fileID:filePath:line:column:operation:)->Task<Success,Error>`` instead; this
   /// requirement is what conforming types implement.
-  ///
-  /// ```swift
-  /// let handle = factory.makeThrowingTask(name: "save", priority: nil, site: CallSite()) {
-  ///   try await store.save()
-  /// }
-  /// ```
   func makeThrowingTask<Success: Sendable>(
     name: String?, priority: TaskPriority?, site: CallSite,
     operation: sending @escaping @isolated(any) () async throws -> Success
@@ -66,20 +52,10 @@ extension TaskFactory {
   /// The closure inherits the caller's actor isolation: called from a `@MainActor` method, it runs
   /// on the main actor.
   ///
-  /// ```swift
-  /// func refresh() {
-  ///   tasks.task(name: "refresh") { await self.reload() }
-  /// }
-  /// ```
-  ///
   /// - Parameters:
   ///   - name: A name shown in Lockstep's reports (and, where the platform supports it, in the
   ///     debugger).
   ///   - priority: The task's priority, or `nil` to inherit it.
-  ///   - fileID: Where the task is created, for reports: the caller's file ID; leave the default.
-  ///   - filePath: The caller's file path; leave the default.
-  ///   - line: The caller's line; leave the default.
-  ///   - column: The caller's column; leave the default.
   ///   - operation: The work to run.
   /// - Returns: The task's handle, to await or cancel it.
   @discardableResult
@@ -98,12 +74,6 @@ extension TaskFactory {
   /// Creates and starts a task that runs a throwing `operation`, like
   /// `Task(name:priority:operation:)`.
   ///
-  /// ```swift
-  /// func save() {
-  ///   tasks.task(name: "save") { try await self.store.save(self.draft) }
-  /// }
-  /// ```
-  ///
   /// - Returns: The task's handle; its `value` rethrows the operation's error.
   @discardableResult
   public func task<Success: Sendable>(
@@ -121,10 +91,6 @@ extension TaskFactory {
 
 extension TaskFactory where Self == LiveTaskFactory {
   /// The factory that simply creates tasks: what production code uses.
-  ///
-  /// ```swift
-  /// init(tasks: any TaskFactory = .live) { self.tasks = tasks }
-  /// ```
   public static var live: LiveTaskFactory { LiveTaskFactory() }
 }
 
@@ -135,17 +101,9 @@ extension TaskFactory where Self == LiveTaskFactory {
 /// ```
 public struct LiveTaskFactory: TaskFactory {
   /// Creates the live factory.
-  ///
-  /// ```swift
-  /// let tasks: any TaskFactory = LiveTaskFactory()
-  /// ```
   public init() {}
 
   /// Creates the task with `Task(name:priority:operation:)`.
-  ///
-  /// ```swift
-  /// LiveTaskFactory().makeTask(name: nil, priority: nil, site: CallSite()) { print("hi") }
-  /// ```
   public func makeTask<Success: Sendable>(
     name: String?, priority: TaskPriority?, site: CallSite,
     operation: sending @escaping @isolated(any) () async -> Success
@@ -156,12 +114,6 @@ public struct LiveTaskFactory: TaskFactory {
   }
 
   /// Creates the throwing task with `Task(name:priority:operation:)`.
-  ///
-  /// ```swift
-  /// LiveTaskFactory().makeThrowingTask(name: nil, priority: nil, site: CallSite()) {
-  ///   try await Task.sleep(for: .seconds(1))
-  /// }
-  /// ```
   public func makeThrowingTask<Success: Sendable>(
     name: String?, priority: TaskPriority?, site: CallSite,
     operation: sending @escaping @isolated(any) () async throws -> Success

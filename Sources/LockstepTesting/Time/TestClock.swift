@@ -68,15 +68,6 @@ public final class TestClock: Clock, Sendable, CustomStringConvertible {
 
   /// Creates a clock at ``Instant/zero`` with no sleepers; with `advancesAutomatically`, a
   /// deterministic run advances it to its earliest sleeper's deadline when no job is ready.
-  ///
-  /// ```swift
-  /// let clock = TestClock(advancesAutomatically: true)
-  /// try await withDeterministicScheduling {
-  ///   let loader = RetryingLoader(clock: clock)   // sleeps 1 s, 2 s, 4 s between attempts
-  ///   try await loader.load()                     // no advance needed
-  ///   #expect(clock.now == .zero.advanced(by: .seconds(7)))
-  /// }
-  /// ```
   public init(advancesAutomatically: Bool) {
     self.advancesAutomatically = advancesAutomatically
   }

@@ -27,6 +27,7 @@ public final class TestQueue: WorkScheduler, CustomStringConvertible {
   private let label: String
 
   /// Creates a queue on `clock`'s timeline; with no clock, on a new clock of its own.
+  ///
   /// - Parameters:
   ///   - label: A name used in descriptions and failure messages.
   ///   - clock: The clock whose timeline the queue shares: advancing either one advances both.
@@ -85,6 +86,7 @@ public final class TestQueue: WorkScheduler, CustomStringConvertible {
   /// Runs this queue's work that is due now — including work scheduled for now by that work — on
   /// the calling thread, without moving time. Work of other queues and sleepers of the clock are
   /// left alone.
+  ///
   /// - Parameter timeout: A failure bound in real time for work that keeps scheduling work for
   ///   now in an endless loop: reported as an issue, and the method returns.
   /// - Returns: How many work items ran.

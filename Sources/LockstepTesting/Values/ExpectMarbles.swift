@@ -54,10 +54,6 @@
 ///   - input: The input diagram; each letter or digit stands for itself, as a `String`.
 ///   - expected: The output diagram the code under test must produce.
 ///   - tick: How long one character lasts on the clock.
-///   - fileID: The caller's file ID, where a mismatch is reported; leave the default.
-///   - filePath: The caller's file path; leave the default.
-///   - line: The caller's line; leave the default.
-///   - column: The caller's column; leave the default.
 ///   - body: Builds the code under test from the input and the clock, and returns its output.
 ///     It runs inside the deterministic run.
 /// - Returns: Whether the output matched.
@@ -89,10 +85,6 @@ public func expectMarbles<Output: AsyncSequence & SendableMetatype>(
 ///   - inputs: The input diagrams, in the order the body receives them.
 ///   - expected: The output diagram the code under test must produce.
 ///   - tick: How long one character lasts on the clock.
-///   - fileID: The caller's file ID, where a mismatch is reported; leave the default.
-///   - filePath: The caller's file path; leave the default.
-///   - line: The caller's line; leave the default.
-///   - column: The caller's column; leave the default.
 ///   - body: Builds the code under test from the inputs and the clock, and returns its output.
 /// - Returns: Whether the output matched.
 @discardableResult
@@ -125,10 +117,6 @@ public func expectMarbles<Output: AsyncSequence & SendableMetatype>(
 ///   - expected: The output diagram the code under test must produce.
 ///   - values: The value of each letter or digit used in the diagrams.
 ///   - tick: How long one character lasts on the clock.
-///   - fileID: The caller's file ID, where a mismatch is reported; leave the default.
-///   - filePath: The caller's file path; leave the default.
-///   - line: The caller's line; leave the default.
-///   - column: The caller's column; leave the default.
 ///   - body: Builds the code under test from the input and the clock, and returns its output.
 /// - Returns: Whether the output matched.
 @discardableResult
@@ -161,10 +149,6 @@ public func expectMarbles<Value: Sendable & Equatable, Output: AsyncSequence & S
 ///   - expected: The output diagram the code under test must produce.
 ///   - values: The value of each letter or digit used in the diagrams.
 ///   - tick: How long one character lasts on the clock.
-///   - fileID: The caller's file ID, where a mismatch is reported; leave the default.
-///   - filePath: The caller's file path; leave the default.
-///   - line: The caller's line; leave the default.
-///   - column: The caller's column; leave the default.
 ///   - body: Builds the code under test from the inputs and the clock, and returns its output.
 /// - Returns: Whether the output matched.
 @discardableResult

@@ -1,16 +1,6 @@
 /// Calls a completion-handler API and waits, within a bound, for its one callback: the way a test
 /// awaits legacy code that reports its result through a closure.
 ///
-/// ```swift
-/// @Test(.timeLimit(.minutes(1)))
-/// func loadsTheAvatar() async throws {
-///   let image = try await withCallback("avatar loaded", timeout: .seconds(1)) { done in
-///     loader.load(avatarURL) { image in done(image) }
-///   }
-///   #expect(image?.size == 512)
-/// }
-/// ```
-///
 /// `start` runs on the caller's actor before the wait begins, so the callback may come while it
 /// still runs. A callback that comes more than once is reported as a misuse at this call's line
 /// (never a second resume); one that comes after the wait gave up is ignored.
