@@ -104,7 +104,9 @@ public final class TestQueue: WorkScheduler, CustomStringConvertible {
     while let item = state.withLock({ $0.takeNextWork(of: queue, upTo: $0.now) }) {
       item.body()
       count += 1
-      if endlessWork(after: count, limit: limit, caller: "TestQueue.runDueWork()", timeout: timeout, in: self, site: site) {
+      if endlessWork(
+        after: count, limit: limit, caller: "TestQueue.runDueWork()", timeout: timeout, in: self, site: site)
+      {
         break
       }
     }
