@@ -231,21 +231,13 @@
     ) async throws {
       let tracking = self.tracking
       let name = self.name
-      try await lockstepWait(
-        for: awaited,
-        timeout: timeout,
-        site: site,
-        arrive: { id, waiter in
-          let (stored, settle) = tracking.state.withLock { state in
-            state.watch(id, for: target ?? .event(after: state.recording.checkedCount), waiter)
-          }
-          if settle { tracking.scheduleSettle() }
-          return stored
-        },
-        depart: { id in tracking.state.withLock { $0.recording.depart(id) } },
+      try await tracking.state.wait(
+        for: awaited, timeout: timeout, site: site,
+        arrive: { $0.watch($1, for: target ?? .event(after: $0.recording.checkedCount), $2) },
+        afterUnlocking: { settle in if settle { tracking.scheduleSettle() } },
+        depart: { $0.recording.depart($1) },
         pending: {
-          let values = tracking.state.withLock { $0.recording.values }
-          return ["\(name) recorded \(values.count) value(s): \(describeValues(values))"]
+          ["\(name) recorded \($0.recording.values.count) value(s): \(describeValues($0.recording.values))"]
         })
     }
 
