@@ -173,10 +173,9 @@ public final class TestClock: Clock, Sendable, CustomStringConvertible {
   /// Moves time forward by `duration` and wakes every sleeper that is due, each `sleep` returning
   /// before the next wakes and before this returns. A negative duration is a reported misuse.
   ///
-  /// - Parameters:
-  ///   - duration: How far to move time.
-  ///   - timeout: A failure bound for each woken sleeper to return from `sleep` (it elapses only
-  ///     when the executor that runs the sleeper is blocked); reported as an issue.
+  /// - `duration`: How far to move time.
+  /// - `timeout`: A failure bound for each woken sleeper to return from `sleep` (it elapses only
+  ///   when the executor that runs the sleeper is blocked); reported as an issue.
   /// - Returns: How many sleepers were woken.
   @discardableResult
   nonisolated(nonsending) public func advance(
@@ -211,7 +210,7 @@ public final class TestClock: Clock, Sendable, CustomStringConvertible {
   /// woken sleeper that sleeps again before the next step is included; one that gets there later
   /// is not.
   ///
-  /// - Parameter timeout: A failure bound in real time: if sleepers are still left after it
+  /// - `timeout`: A failure bound in real time: if sleepers are still left after it
   ///   (code that sleeps in an endless loop), an issue naming them is reported and `run` returns.
   /// - Returns: How many sleepers were woken.
   @discardableResult

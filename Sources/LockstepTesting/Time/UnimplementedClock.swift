@@ -33,7 +33,7 @@ public final class UnimplementedClock: Clock, Sendable, CustomStringConvertible 
 
   /// Creates a clock that reports every use.
   ///
-  /// - Parameter name: A name for reports.
+  /// - `name`: A name for reports.
   public init(
     _ name: String = "UnimplementedClock",
     fileID: StaticString = #fileID, filePath: StaticString = #filePath,
