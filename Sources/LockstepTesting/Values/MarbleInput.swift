@@ -1,9 +1,4 @@
-/// The error an input diagram's `#` throws.
-///
-/// ```swift
-/// await expectMarbles(from: "a-#", to: "a-#") { input, _ in input }
-/// // the input throws MarbleFailure(input: 1, tick: 2) at tick 2
-/// ```
+/// The error an input diagram's `#` throws: `MarbleFailure(input: 1, tick: 2)` for `a-#`.
 public struct MarbleFailure: Error, Equatable, Sendable, CustomStringConvertible {
   /// Which input diagram failed, 1 for the first.
   public let input: Int
@@ -24,13 +19,7 @@ public struct MarbleFailure: Error, Equatable, Sendable, CustomStringConvertible
 /// ticks of a ``TestClock`` — a value, the end (`|`), a ``MarbleFailure`` (`#`).
 ///
 /// ``expectMarbles(from:to:tick:fileID:filePath:line:column:_:)-(String,_,_,_,_,_,_,_)`` makes the inputs and hands them
-/// to the code under test:
-///
-/// ```swift
-/// await expectMarbles(from: "a-b---c|", to: "-----b--(c|)") { input, clock in
-///   input.debounced(for: .seconds(3), clock: clock)
-/// }
-/// ```
+/// to the code under test.
 ///
 /// Tick *n* is *n* × the tick duration after the clock's zero. The sequence sleeps on the clock
 /// until each event's tick, so under a deterministic run its events happen exactly then. An
