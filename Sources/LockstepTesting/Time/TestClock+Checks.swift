@@ -31,10 +31,13 @@ extension TestClock {
 
   /// Checks that no task is left sleeping on the clock — every sleep the code under test started
   /// has woken or been cancelled — and reports each remaining sleeper at your line, with its
-  /// deadline and its task.
+  /// deadline and its task: work the test never saw finish, such as a retry or a poll.
   ///
-  /// A sleeper left at the end of a test is work the test never saw finish: a retry, a poll, a
-  /// timeout that would have fired in production.
+  /// ```swift
+  /// await clock.run()
+  /// try await tasks.waitUntilIdle()
+  /// clock.expectNoSleepers()   // TestClock: 1 sleeper left at 80 ms: - until 160 ms …, in task "retry"
+  /// ```
   ///
   /// - Returns: Whether no sleeper was left.
   @discardableResult
