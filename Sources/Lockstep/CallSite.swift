@@ -10,38 +10,15 @@
 /// ```
 public struct CallSite: Sendable, CustomStringConvertible {
   /// The file's identifier, `Module/File.swift`.
-  ///
-  /// ```swift
-  /// print(CallSite().fileID)     // "MyAppTests/ProfileTests.swift"
-  /// ```
   public let fileID: StaticString
   /// The full path of the file.
-  ///
-  /// ```swift
-  /// print(CallSite().filePath)   // "/src/MyApp/Tests/MyAppTests/ProfileTests.swift"
-  /// ```
   public let filePath: StaticString
   /// The line, starting at 1.
-  ///
-  /// ```swift
-  /// print(CallSite().line)       // 12
-  /// ```
   public let line: UInt
   /// The column, starting at 1.
-  ///
-  /// ```swift
-  /// print(CallSite().column)     // 7
-  /// ```
   public let column: UInt
 
   /// Creates a call site; with no arguments, the place where you write the initializer.
-  ///
-  /// ```swift
-  /// func helper(fileID: StaticString = #fileID, filePath: StaticString = #filePath,
-  ///             line: UInt = #line, column: UInt = #column) {
-  ///   let caller = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-  /// }
-  /// ```
   public init(
     fileID: StaticString = #fileID, filePath: StaticString = #filePath,
     line: UInt = #line, column: UInt = #column
@@ -53,9 +30,5 @@ public struct CallSite: Sendable, CustomStringConvertible {
   }
 
   /// `Module/File.swift:line:column`.
-  ///
-  /// ```swift
-  /// print(CallSite())            // "MyAppTests/ProfileTests.swift:12:7"
-  /// ```
   public var description: String { "\(fileID):\(line):\(column)" }
 }

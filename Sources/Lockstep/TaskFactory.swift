@@ -25,21 +25,13 @@
 /// }
 /// ```
 ///
-/// A task created through a factory inherits the caller's actor isolation exactly as `Task { }`
-/// does, inherits its task-local values, and is returned so the caller can cancel it.
-///
-/// Conform your own type only to decorate another factory (for example, to log). The convenience
-/// methods — ``task(name:priority:fileID:filePath:line:column:operation:)->Task<Success,Never>`` and its throwing
-/// sibling ``task(name:priority:fileID:filePath:line:column:operation:)->Task<Success,Error>`` — forward to the two
-/// requirements.
+/// A task created through a factory inherits the caller's actor isolation and task-local values
+/// exactly as `Task { }` does. Conform your own type only to decorate another factory: the
+/// `task(name:priority:…)` methods forward to the two requirements.
 public protocol TaskFactory: Sendable {
   /// Creates a task that cannot throw. Call
   /// ``task(name:priority:fileID:filePath:line:column:operation:)->Task<Success,Never>`` instead; this
   /// requirement is what conforming types implement.
-  ///
-  /// ```swift
-  /// let handle = factory.makeTask(name: "sync", priority: nil, site: CallSite()) { 42 }
-  /// ```
   func makeTask<Success: Sendable>(
     name: String?, priority: TaskPriority?, site: CallSite,
     operation: sending @escaping @isolated(any) () async -> Success
@@ -48,12 +40,6 @@ public protocol TaskFactory: Sendable {
   /// Creates a task that can throw. Call
   /// ``task(name:priority:fileID:filePath:line:column:operation:)->Task<Success,Error>`` instead; this
   /// requirement is what conforming types implement.
-  ///
-  /// ```swift
-  /// let handle = factory.makeThrowingTask(name: "save", priority: nil, site: CallSite()) {
-  ///   try await store.save()
-  /// }
-  /// ```
   func makeThrowingTask<Success: Sendable>(
     name: String?, priority: TaskPriority?, site: CallSite,
     operation: sending @escaping @isolated(any) () async throws -> Success
@@ -66,21 +52,10 @@ extension TaskFactory {
   /// The closure inherits the caller's actor isolation: called from a `@MainActor` method, it runs
   /// on the main actor.
   ///
-  /// ```swift
-  /// func refresh() {
-  ///   tasks.task(name: "refresh") { await self.reload() }
-  /// }
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - name: A name shown in Lockstep's reports (and, where the platform supports it, in the
-  ///     debugger).
-  ///   - priority: The task's priority, or `nil` to inherit it.
-  ///   - fileID: Where the task is created, for reports: the caller's file ID; leave the default.
-  ///   - filePath: The caller's file path; leave the default.
-  ///   - line: The caller's line; leave the default.
-  ///   - column: The caller's column; leave the default.
-  ///   - operation: The work to run.
+  /// - `name`: A name shown in Lockstep's reports (and, where the platform supports it, in the
+  ///   debugger).
+  /// - `priority`: The task's priority, or `nil` to inherit it.
+  /// - `operation`: The work to run.
   /// - Returns: The task's handle, to await or cancel it.
   @discardableResult
   public func task<Success: Sendable>(
@@ -97,12 +72,6 @@ extension TaskFactory {
 
   /// Creates and starts a task that runs a throwing `operation`, like
   /// `Task(name:priority:operation:)`.
-  ///
-  /// ```swift
-  /// func save() {
-  ///   tasks.task(name: "save") { try await self.store.save(self.draft) }
-  /// }
-  /// ```
   ///
   /// - Returns: The task's handle; its `value` rethrows the operation's error.
   @discardableResult
@@ -121,10 +90,6 @@ extension TaskFactory {
 
 extension TaskFactory where Self == LiveTaskFactory {
   /// The factory that simply creates tasks: what production code uses.
-  ///
-  /// ```swift
-  /// init(tasks: any TaskFactory = .live) { self.tasks = tasks }
-  /// ```
   public static var live: LiveTaskFactory { LiveTaskFactory() }
 }
 
@@ -135,49 +100,53 @@ extension TaskFactory where Self == LiveTaskFactory {
 /// ```
 public struct LiveTaskFactory: TaskFactory {
   /// Creates the live factory.
-  ///
-  /// ```swift
-  /// let tasks: any TaskFactory = LiveTaskFactory()
-  /// ```
   public init() {}
 
   /// Creates the task with `Task(name:priority:operation:)`.
-  ///
-  /// ```swift
-  /// LiveTaskFactory().makeTask(name: nil, priority: nil, site: CallSite()) { print("hi") }
-  /// ```
   public func makeTask<Success: Sendable>(
     name: String?, priority: TaskPriority?, site: CallSite,
     operation: sending @escaping @isolated(any) () async -> Success
   ) -> Task<Success, Never> {
-    let task: Task<Success, Never>
-    if #available(LockstepTaskNames , *) {
-      task = Task(name: name, priority: priority, operation: operation)
-    } else {
-      task = Task(priority: priority, operation: operation)
-    }
+    let task = Task.named(name, priority: priority, operation: operation)
     TaskCreationObservation.observer?.taskCreated(task, name: name, site: site)
     return task
   }
 
   /// Creates the throwing task with `Task(name:priority:operation:)`.
-  ///
-  /// ```swift
-  /// LiveTaskFactory().makeThrowingTask(name: nil, priority: nil, site: CallSite()) {
-  ///   try await Task.sleep(for: .seconds(1))
-  /// }
-  /// ```
   public func makeThrowingTask<Success: Sendable>(
     name: String?, priority: TaskPriority?, site: CallSite,
     operation: sending @escaping @isolated(any) () async throws -> Success
   ) -> Task<Success, any Error> {
-    let task: Task<Success, any Error>
-    if #available(LockstepTaskNames , *) {
-      task = Task(name: name, priority: priority, operation: operation)
-    } else {
-      task = Task(priority: priority, operation: operation)
-    }
+    let task = Task.named(name, priority: priority, operation: operation)
     TaskCreationObservation.observer?.taskCreated(task, name: name, site: site)
     return task
+  }
+}
+
+extension Task where Failure == Never {
+  /// `Task(name:priority:operation:)` where the platform has task names; an unnamed task skips
+  /// the name's task option record. Inlinable, so that it is specialized where it is called (the
+  /// availability macro cannot be used here).
+  @inlinable package static func named(
+    _ name: String?, priority: TaskPriority?,
+    operation: sending @escaping @isolated(any) () async -> Success
+  ) -> Task {
+    if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *), let name {
+      return Task(name: name, priority: priority, operation: operation)
+    }
+    return Task(priority: priority, operation: operation)
+  }
+}
+
+extension Task where Failure == any Error {
+  /// The throwing `Task(name:priority:operation:)`, named where the platform has task names.
+  @inlinable package static func named(
+    _ name: String?, priority: TaskPriority?,
+    operation: sending @escaping @isolated(any) () async throws -> Success
+  ) -> Task {
+    if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *), let name {
+      return Task(name: name, priority: priority, operation: operation)
+    }
+    return Task(priority: priority, operation: operation)
   }
 }

@@ -25,40 +25,16 @@
 /// }
 /// ```
 ///
-/// ## Migrating from Dispatch
-/// | before | after |
-/// |---|---|
-/// | `DispatchQueue.main.async { … }` | `main.schedule { … }` |
-/// | `queue.asyncAfter(deadline: .now() + 0.3) { … }` | `queue.schedule(after: .milliseconds(300)) { … }` |
-/// | `queue.asyncAfter(deadline: d) { … }` | `queue.schedule(at: queue.now.advanced(by: …)) { … }` |
-/// | `let item = DispatchWorkItem { … }; queue.asyncAfter(deadline: …, execute: item)`; `item.cancel()` | `let work = queue.schedule(after: …) { … }`; `work.cancel()` |
-///
 /// Deadlines are ``SchedulerTime`` values read from the scheduler's own ``now``, never
-/// `DispatchTime`, because a `DispatchTime` cannot be moved by a test.
-///
-/// The closures are `@Sendable` and not isolated to an actor. Code that scheduled UI work on
-/// `DispatchQueue.main` and touches main-actor state wraps it in `MainActor.assumeIsolated { }`:
-/// the main queue runs it on the main thread in the app, and a `TestQueue` driven from a
-/// `@MainActor` test runs it on the main actor too.
-///
-/// Conform your own type to wrap another scheduler (for example, to log); implement
-/// ``now`` and ``submit(at:site:_:)``.
+/// `DispatchTime`. The closures are `@Sendable` and not isolated to an actor; conform your own
+/// type to wrap another scheduler by implementing ``now`` and ``submit(at:site:_:)``.
 public protocol WorkScheduler: Sendable {
   /// The scheduler's current time, the reference for ``schedule(at:fileID:filePath:line:column:_:)``.
-  ///
-  /// ```swift
-  /// let deadline = queue.now.advanced(by: .seconds(1))
-  /// queue.schedule(at: deadline) { print("a second later") }
-  /// ```
   var now: SchedulerTime { get }
 
   /// Schedules `work` to run at `deadline`, or as soon as possible when `deadline` is `nil`. Call
   /// ``schedule(fileID:filePath:line:column:_:)`` and its siblings instead; this requirement is
   /// what conforming types implement.
-  ///
-  /// ```swift
-  /// let work = queue.submit(at: nil, site: CallSite()) { print("soon") }
-  /// ```
   ///
   /// - Returns: A handle that cancels the work if it has not started yet.
   func submit(
@@ -68,10 +44,6 @@ public protocol WorkScheduler: Sendable {
 
 extension WorkScheduler {
   /// Schedules `work` to run as soon as possible, like `DispatchQueue.async(execute:)`.
-  ///
-  /// ```swift
-  /// main.schedule { MainActor.assumeIsolated { self.label = text } }
-  /// ```
   ///
   /// - Returns: A handle to cancel the work before it starts; ignore it when you never cancel.
   @discardableResult
@@ -86,11 +58,6 @@ extension WorkScheduler {
 
   /// Schedules `work` to run once `delay` has passed, like `asyncAfter(deadline: .now() + delay)`.
   /// A delay of zero or less runs the work as soon as possible.
-  ///
-  /// ```swift
-  /// let save = queue.schedule(after: .seconds(1)) { store.save(draft) }
-  /// // later: save.cancel()
-  /// ```
   ///
   /// - Returns: A handle to cancel the work before it starts.
   @discardableResult
@@ -107,11 +74,6 @@ extension WorkScheduler {
 
   /// Schedules `work` to run at `deadline` (a time read from ``now``), like
   /// `asyncAfter(deadline:execute:)`. A deadline that has passed runs the work as soon as possible.
-  ///
-  /// ```swift
-  /// let next = lastSave.advanced(by: .seconds(5))
-  /// queue.schedule(at: next) { self.saveIfNeeded() }
-  /// ```
   ///
   /// - Returns: A handle to cancel the work before it starts.
   @discardableResult
@@ -137,53 +99,29 @@ extension WorkScheduler {
 public struct SchedulerTime: InstantProtocol, CustomStringConvertible {
   /// The time since the scheduler's zero (system uptime for a `DispatchQueue`, the test's
   /// virtual time for a `TestQueue`).
-  ///
-  /// ```swift
-  /// #expect(queue.now.offset == .milliseconds(300))
-  /// ```
   public let offset: Duration
 
   /// Creates the time `offset` after the scheduler's zero.
-  ///
-  /// ```swift
-  /// await queue.advance(to: SchedulerTime(offset: .seconds(1)))
-  /// ```
   public init(offset: Duration) {
     self.offset = offset
   }
 
   /// The time `duration` later (earlier, when negative).
-  ///
-  /// ```swift
-  /// let later = queue.now.advanced(by: .seconds(1))
-  /// ```
   public func advanced(by duration: Duration) -> SchedulerTime {
     SchedulerTime(offset: offset + duration)
   }
 
   /// The duration from this time to `other`.
-  ///
-  /// ```swift
-  /// let remaining = queue.now.duration(to: deadline)
-  /// ```
   public func duration(to other: SchedulerTime) -> Duration {
     other.offset - offset
   }
 
   /// Whether `lhs` is earlier than `rhs`.
-  ///
-  /// ```swift
-  /// if queue.now < deadline { reschedule() }
-  /// ```
   public static func < (lhs: SchedulerTime, rhs: SchedulerTime) -> Bool {
     lhs.offset < rhs.offset
   }
 
   /// The offset as people write it, e.g. `1.5 s` or `300 ms`.
-  ///
-  /// ```swift
-  /// print(queue.now)   // "300 ms"
-  /// ```
   public var description: String { offset.lockstepText }
 }
 
@@ -202,54 +140,28 @@ public final class ScheduledWork: Sendable {
 
   /// Creates a handle; a custom ``WorkScheduler`` passes how to cancel its work and how to tell
   /// whether it was cancelled.
-  ///
-  /// ```swift
-  /// let handle = ScheduledWork(cancel: { item.cancel() }, isCancelled: { item.isCancelled })
-  /// ```
   public init(cancel: @escaping @Sendable () -> Void, isCancelled: @escaping @Sendable () -> Bool) {
     cancelWork = cancel
     readCancelled = isCancelled
   }
 
   /// Keeps the work from running if it has not started yet.
-  ///
-  /// ```swift
-  /// let work = queue.schedule(after: .seconds(1)) { print("never") }
-  /// work.cancel()
-  /// ```
   public func cancel() { cancelWork() }
 
   /// Whether ``cancel()`` was called.
-  ///
-  /// ```swift
-  /// work.cancel()
-  /// assert(work.isCancelled)
-  /// ```
   public var isCancelled: Bool { readCancelled() }
 }
 
 #if canImport(Dispatch)
   /// A `DispatchQueue` is the production ``WorkScheduler``: `schedule` calls `async` or
   /// `asyncAfter` with a `DispatchWorkItem`, and ``now`` is `DispatchTime.now()`.
-  ///
-  /// ```swift
-  /// let loader = ImageLoader(main: DispatchQueue.main, background: DispatchQueue.global())
-  /// ```
   extension DispatchQueue: WorkScheduler {
     /// `DispatchTime.now()`, as a ``SchedulerTime`` (nanoseconds of uptime).
-    ///
-    /// ```swift
-    /// let deadline = DispatchQueue.main.now.advanced(by: .seconds(1))
-    /// ```
     public var now: SchedulerTime {
       SchedulerTime(offset: .nanoseconds(DispatchTime.now().uptimeNanoseconds))
     }
 
     /// Submits `work` as a `DispatchWorkItem` with `async` (no deadline) or `asyncAfter`.
-    ///
-    /// ```swift
-    /// DispatchQueue.main.submit(at: nil, site: CallSite()) { print("on main") }
-    /// ```
     public func submit(
       at deadline: SchedulerTime?, site: CallSite, _ work: @escaping @Sendable () -> Void
     ) -> ScheduledWork {

@@ -1,8 +1,6 @@
 /// A ``TaskFactory`` for tests: it records every task the code under test creates and lets the
 /// test wait until all of them have finished, including tasks created by those tasks.
 ///
-/// Inject it where production code takes a `TaskFactory`, act, then wait:
-///
 /// ```swift
 /// @MainActor @Test(.timeLimit(.minutes(1)))
 /// func loadShowsTheName() async throws {
@@ -17,55 +15,27 @@
 /// ```
 ///
 /// If a task never finishes, ``waitUntilIdle(timeout:fileID:filePath:line:column:)`` throws a
-/// ``WaitTimeoutError`` naming each unfinished task and the line that created it.
-///
-/// Tasks run for real, on the executors they would use in production; the factory only observes
-/// them. Their isolation is inherited as with `Task { }`: a closure created on the main actor is
-/// enqueued on the main actor exactly as `Task { }` would enqueue it. A closure isolated to
-/// another actor runs on that actor too, after one extra hop from the global executor (the factory
-/// wraps the closure to see it finish, and a wrapper cannot be isolated to an actor chosen at run
-/// time).
+/// ``WaitTimeoutError`` naming each unfinished task and the line that created it. Tasks run for
+/// real, on the executors they would use in production; see <doc:WhenWorkFinishes>.
 public final class TestTaskFactory: TaskFactory, Sendable {
   typealias Registry = TaskRegistry<Waiter<Void>, TaskHandle>
   private let registry = Locked(Registry())
 
   /// Creates a factory with no tasks.
-  ///
-  /// ```swift
-  /// let tasks = TestTaskFactory()
-  /// ```
   public init() {}
 
   /// How many tasks the factory has created so far.
-  ///
-  /// ```swift
-  /// model.load()
-  /// #expect(tasks.createdCount == 1)
-  /// ```
   public var createdCount: Int { registry.withLock { $0.createdCount } }
 
   /// How many of the tasks the factory created have not finished yet.
-  ///
-  /// ```swift
-  /// try await tasks.waitUntilIdle()
-  /// #expect(tasks.unfinishedCount == 0)
-  /// ```
   public var unfinishedCount: Int { registry.withLock { $0.unfinishedCount } }
 
   /// The unfinished tasks, oldest first, each as `task #N "name", created at File.swift:line:col`.
-  ///
-  /// ```swift
-  /// print(tasks.unfinishedTasks)   // ["task #2 \"poll\", created at Tracker.swift:20:11"]
-  /// ```
   public var unfinishedTasks: [String] { registry.withLock { $0.unfinishedDescriptions } }
 
   /// Creates the task and records it. Production code calls
   /// ``TaskFactory/task(name:priority:fileID:filePath:line:column:operation:)->Task<Success,Never>``
   /// instead.
-  ///
-  /// ```swift
-  /// let handle = tasks.makeTask(name: "x", priority: nil, site: CallSite()) { 1 }
-  /// ```
   public func makeTask<Success: Sendable>(
     name: String?, priority: TaskPriority?, site: CallSite,
     operation: sending @escaping @isolated(any) () async -> Success
@@ -77,12 +47,12 @@ public final class TestTaskFactory: TaskFactory, Sendable {
     let ticket = register(name: name, site: site)
     let task: Task<Success, Never>
     if onMainActor {
-      task = spawn(name: name, priority: priority) { @MainActor in
+      task = Task.named(name, priority: priority) { @MainActor in
         defer { finish(ticket, in: registry) }
         return await operation()
       }
     } else {
-      task = spawn(name: name, priority: priority) {
+      task = Task.named(name, priority: priority) {
         defer { finish(ticket, in: registry) }
         return await operation()
       }
@@ -94,10 +64,6 @@ public final class TestTaskFactory: TaskFactory, Sendable {
   /// Creates the throwing task and records it. Production code calls
   /// ``TaskFactory/task(name:priority:fileID:filePath:line:column:operation:)->Task<Success,Error>``
   /// instead.
-  ///
-  /// ```swift
-  /// let handle = tasks.makeThrowingTask(name: "x", priority: nil, site: CallSite()) { 1 }
-  /// ```
   public func makeThrowingTask<Success: Sendable>(
     name: String?, priority: TaskPriority?, site: CallSite,
     operation: sending @escaping @isolated(any) () async throws -> Success
@@ -108,12 +74,12 @@ public final class TestTaskFactory: TaskFactory, Sendable {
     let ticket = register(name: name, site: site)
     let task: Task<Success, any Error>
     if onMainActor {
-      task = spawnThrowing(name: name, priority: priority) { @MainActor in
+      task = Task.named(name, priority: priority) { @MainActor in
         defer { finish(ticket, in: registry) }
         return try await operation()
       }
     } else {
-      task = spawnThrowing(name: name, priority: priority) {
+      task = Task.named(name, priority: priority) {
         defer { finish(ticket, in: registry) }
         return try await operation()
       }
@@ -124,13 +90,6 @@ public final class TestTaskFactory: TaskFactory, Sendable {
 
   /// Cancels every task created so far that has not finished. Tasks created later are not
   /// affected.
-  ///
-  /// ```swift
-  /// model.load()
-  /// tasks.cancelAll()
-  /// try await tasks.waitUntilIdle()
-  /// #expect(model.name == "")   // a cancelled load leaves no trace
-  /// ```
   public func cancelAll() {
     let handles = registry.withLock { $0.requestCancelAll() }
     for handle in handles { handle.cancel() }
@@ -142,35 +101,20 @@ public final class TestTaskFactory: TaskFactory, Sendable {
   /// It returns as soon as the last task finishes: it never polls and never sleeps, so a passing
   /// test never waits longer than its work takes.
   ///
-  /// ```swift
-  /// model.load()
-  /// try await tasks.waitUntilIdle()
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - timeout: A failure bound, not a delay. When it elapses the wait throws a
-  ///     ``WaitTimeoutError`` listing each unfinished task by name and creation site.
-  ///   - fileID: The caller's file ID, where a timeout is reported; leave the default.
-  ///   - filePath: The caller's file path; leave the default.
-  ///   - line: The caller's line; leave the default.
-  ///   - column: The caller's column; leave the default.
+  /// - `timeout`: A failure bound, not a delay. When it elapses the wait throws a
+  ///   ``WaitTimeoutError`` listing each unfinished task by name and creation site.
   /// - Throws: ``WaitTimeoutError``, or `CancellationError` when the waiting task is cancelled.
   nonisolated(nonsending) public func waitUntilIdle(
     timeout: Duration = .seconds(10),
     fileID: StaticString = #fileID, filePath: StaticString = #filePath,
     line: UInt = #line, column: UInt = #column
   ) async throws {
-    let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-    let registry = self.registry
-    try await lockstepWait(
-      for: "every task of the TestTaskFactory to finish",
-      timeout: timeout,
-      site: site,
-      arrive: { id, waiter in
-        registry.withLock { $0.arriveIdleWaiter(id, waiter) }
-      },
-      depart: { id in registry.withLock { $0.departIdleWaiter(id) } },
-      pending: { registry.withLock { $0.unfinishedDescriptions } })
+    try await registry.wait(
+      for: "every task of the TestTaskFactory to finish", timeout: timeout,
+      site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column),
+      arrive: { ($0.arriveIdleWaiter($1, $2), []) },
+      depart: { $0.departIdleWaiter($1) },
+      pending: { $0.unfinishedDescriptions })
     _ = registry.withLock { $0.takeRetired(ifAtLeast: 0) }
   }
 
@@ -221,26 +165,4 @@ struct TaskHandle: CancellableTask {
 func isMainActor(_ actor: (any Actor)?) -> Bool {
   guard let actor else { return false }
   return ObjectIdentifier(actor) == ObjectIdentifier(MainActor.shared)
-}
-
-private func spawn<Success: Sendable>(
-  name: String?, priority: TaskPriority?,
-  operation: @escaping @Sendable @isolated(any) () async -> Success
-) -> Task<Success, Never> {
-  // An unnamed task skips the name's task option record.
-  if #available(LockstepTaskNames , *), let name {
-    return Task(name: name, priority: priority, operation: operation)
-  }
-  return Task(priority: priority, operation: operation)
-}
-
-private func spawnThrowing<Success: Sendable>(
-  name: String?, priority: TaskPriority?,
-  operation: @escaping @Sendable @isolated(any) () async throws -> Success
-) -> Task<Success, any Error> {
-  // An unnamed task skips the name's task option record.
-  if #available(LockstepTaskNames , *), let name {
-    return Task(name: name, priority: priority, operation: operation)
-  }
-  return Task(priority: priority, operation: operation)
 }

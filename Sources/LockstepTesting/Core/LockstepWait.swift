@@ -61,3 +61,54 @@ func lockstepWait(
     depart(id)?.resume(throwing: CancellationError())
   }
 }
+
+extension Locked {
+  /// The shell of every bounded wait on a primitive's pure state:
+  /// ``lockstepWait(for:timeout:site:isolation:arrive:depart:pending:)`` with the state machine's
+  /// decisions applied under this lock, and the continuations they hand back resumed after
+  /// unlocking.
+  ///
+  /// - `arrive` stores the waiter (returning `true`) or finds nothing to wait for (`false`), and
+  ///   returns the other waiters the arrival satisfied.
+  /// - `depart` takes the waiter back on timeout or cancellation, if it is still stored.
+  /// - `pending` describes, from a copy of the state taken before the waiter departs, what was
+  ///   still pending when the limit elapsed; it runs outside the lock.
+  func wait(
+    for awaited: @autoclosure @escaping @Sendable () -> String,
+    timeout: Duration,
+    site: CallSite,
+    isolation: isolated (any Actor)? = #isolation,
+    arrive: (inout State, WaiterID, Waiter<Void>) -> (Bool, [Waiter<Void>]),
+    depart: @escaping @Sendable (inout State, WaiterID) -> Waiter<Void>?,
+    pending: @escaping @Sendable (State) -> [String]
+  ) async throws {
+    try await wait(
+      for: awaited(), timeout: timeout, site: site, isolation: isolation, arrive: arrive,
+      afterUnlocking: { satisfied in for waiter in satisfied { waiter.resume() } },
+      depart: depart, pending: pending)
+  }
+
+  /// The same shell for an arrival whose decision needs more than resuming waiters: `arrive`
+  /// returns whether the waiter suspends and a decision that `afterUnlocking` applies outside
+  /// the lock.
+  func wait<Decision>(
+    for awaited: @autoclosure @escaping @Sendable () -> String,
+    timeout: Duration,
+    site: CallSite,
+    isolation: isolated (any Actor)? = #isolation,
+    arrive: (inout State, WaiterID, Waiter<Void>) -> (Bool, Decision),
+    afterUnlocking apply: (Decision) -> Void,
+    depart: @escaping @Sendable (inout State, WaiterID) -> Waiter<Void>?,
+    pending: @escaping @Sendable (State) -> [String]
+  ) async throws {
+    try await lockstepWait(
+      for: awaited(), timeout: timeout, site: site, isolation: isolation,
+      arrive: { id, waiter in
+        let (suspends, decision) = withLock { arrive(&$0, id, waiter) }
+        apply(decision)
+        return suspends
+      },
+      depart: { id in self.withLock { depart(&$0, id) } },
+      pending: { pending(self.value) })
+  }
+}

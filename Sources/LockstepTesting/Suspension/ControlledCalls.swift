@@ -1,61 +1,26 @@
 /// What a ``ControlledCalls`` does when the task of a caller waiting in it is cancelled.
-///
-/// ```swift
-/// let honest = ControlledCalls<Int, Book>("loader", cancellation: .throwsCancellationError)
-/// let stubborn = ControlledCalls<Int, Book>("loader")   // .ignored
-/// ```
 public enum ControlledCallsCancellation: Sendable, Equatable {
   /// The call keeps waiting for the test, like a service that does not notice cancellation. The
   /// default: it lets a test prove that a model rejects a late result by itself.
-  ///
-  /// ```swift
-  /// let calls = ControlledCalls<Int, Book>("loader", cancellation: .ignored)
-  /// ```
   case ignored
   /// A pending call ends with `CancellationError` as soon as its caller's task is cancelled —
   /// also when the cancellation came before the call arrived. The call is still recorded.
-  ///
-  /// ```swift
-  /// let calls = ControlledCalls<Int, Book>("loader", cancellation: .throwsCancellationError)
-  /// ```
   case throwsCancellationError
 }
 
 /// The error that ends a call the test never completed, thrown into the fake's caller by the
 /// teardown check (``ControlledCalls/verifyAllCompleted(fileID:filePath:line:column:)``, the
 /// ``Testing/Trait/verifyingControlledCalls`` trait, or `addTeardownCheck(for:)`), and by every
-/// call that arrives after that check.
-///
-/// ```swift
-/// calls.verifyAllCompleted()
-/// // the model's pending `try await loader.load(id: 7)` throws:
-/// // "loader call #2 (argument: 7) was never completed"
-/// ```
+/// call that arrives after that check: `loader call #2 (argument: 7) was never completed`.
 public struct ControlledCallNotCompletedError: Error, CustomStringConvertible, Sendable {
   /// The name of the ``ControlledCalls`` instance, e.g. `"loader"`.
-  ///
-  /// ```swift
-  /// #expect(error.name == "loader")
-  /// ```
   public let name: String
   /// The call's id, 1 for the first call.
-  ///
-  /// ```swift
-  /// #expect(error.id == 2)
-  /// ```
   public let id: Int
   /// The call's argument, as `String(reflecting:)` prints it.
-  ///
-  /// ```swift
-  /// #expect(error.argument == "7")
-  /// ```
   public let argument: String
 
   /// `loader call #2 (argument: 7) was never completed`.
-  ///
-  /// ```swift
-  /// print(error)   // loader call #2 (argument: 7) was never completed
-  /// ```
   public var description: String {
     "\(name) call #\(id) (argument: \(argument)) was never completed"
   }
@@ -101,38 +66,21 @@ public struct ControlledCallNotCompletedError: Error, CustomStringConvertible, S
 ///   reported instead of leaking its continuation.
 public final class ControlledCalls<Argument: Sendable, Output: Sendable>: Sendable, CustomStringConvertible {
   /// The name used in every report, e.g. `"loader"`.
-  ///
-  /// ```swift
-  /// #expect(ControlledCalls<Int, Book>("loader").name == "loader")
-  /// ```
   public let name: String
   /// What happens to a pending call when its caller's task is cancelled.
-  ///
-  /// ```swift
-  /// #expect(loader.calls.cancellation == .ignored)
-  /// ```
   public let cancellation: ControlledCallsCancellation
 
   private typealias State = ControlledCallsState<Argument, Output, Waiter<Output>, Waiter<Void>>
   private let state = Locked(State())
-  private let creationSite: CallSite
+  let creationSite: CallSite
 
   /// Creates an instance with no calls. Inside a test that uses the
   /// ``Testing/Trait/verifyingControlledCalls`` trait (or inside
   /// ``withControlledCallsVerification(isolation:_:)``), it registers itself to be checked when
   /// the test ends; unfinished calls are then reported at the line that created it.
   ///
-  /// ```swift
-  /// let calls = ControlledCalls<String, [Result]>("search", cancellation: .throwsCancellationError)
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - name: A name for reports: `"loader call #2 (argument: 7) was never completed"`.
-  ///   - cancellation: Whether a caller's cancellation ends its pending call.
-  ///   - fileID: The caller's file ID, where unfinished calls are is reported; leave the default.
-  ///   - filePath: The caller's file path; leave the default.
-  ///   - line: The caller's line; leave the default.
-  ///   - column: The caller's column; leave the default.
+  /// - `name`: A name for reports: `"loader call #2 (argument: 7) was never completed"`.
+  /// - `cancellation`: Whether a caller's cancellation ends its pending call.
   public init(
     _ name: String = "controlled", cancellation: ControlledCallsCancellation = .ignored,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath,
@@ -141,17 +89,13 @@ public final class ControlledCalls<Argument: Sendable, Output: Sendable>: Sendab
     self.name = name
     self.cancellation = cancellation
     self.creationSite = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-    TeardownRegistry.registerWithCurrentScope(self)
+    registerForTeardown()
   }
 
   // MARK: The fake's side
 
   /// Makes a call: records `argument` under the next id and suspends until the test completes
   /// the call. The fake forwards its method to this.
-  ///
-  /// ```swift
-  /// func load(id: Int) async throws -> Book { try await calls.call(id) }
-  /// ```
   ///
   /// - Returns: The output the test passed to ``succeed(_:with:fileID:filePath:line:column:)``.
   /// - Throws: The error passed to ``fail(_:with:fileID:filePath:line:column:)`` or
@@ -203,39 +147,18 @@ public final class ControlledCalls<Argument: Sendable, Output: Sendable>: Sendab
   // MARK: Reading
 
   /// The arguments of every call so far, in arrival order: call `id` is at index `id - 1`.
-  ///
-  /// ```swift
-  /// #expect(loader.calls.arguments == [1, 2])
-  /// ```
   public var arguments: [Argument] { state.withLock { $0.arguments } }
 
   /// How many calls have arrived so far, completed or not.
-  ///
-  /// ```swift
-  /// #expect(loader.calls.callCount == 2)
-  /// ```
   public var callCount: Int { state.withLock { $0.callCount } }
 
   /// How many calls are suspended, waiting for the test.
-  ///
-  /// ```swift
-  /// loader.calls.succeed(1, with: book)
-  /// #expect(loader.calls.pendingCount == 0)
-  /// ```
   public var pendingCount: Int { state.withLock { $0.pendingCount } }
 
   /// The ids of the calls waiting for the test, oldest first.
-  ///
-  /// ```swift
-  /// #expect(loader.calls.pendingIDs == [1, 3])
-  /// ```
   public var pendingIDs: [Int] { state.withLock { $0.pendingIDs } }
 
   /// `ControlledCalls("loader") (3 calls, pending: #1, #3)`.
-  ///
-  /// ```swift
-  /// print(loader.calls)   // ControlledCalls("loader") (3 calls, pending: #1, #3)
-  /// ```
   public var description: String {
     let (count, pending) = state.withLock { ($0.callCount, $0.pendingIDs) }
     let list = pending.isEmpty ? "none" : pending.map { "#\($0)" }.joined(separator: ", ")
@@ -247,20 +170,9 @@ public final class ControlledCalls<Argument: Sendable, Output: Sendable>: Sendab
   /// Waits until call `id` has really arrived — the fake has received it — and returns its
   /// argument. Returns at once if it already has (even if it has been completed since).
   ///
-  /// ```swift
-  /// model.reload(id: 7)
-  /// let requested = try await loader.calls.waitUntilPending(1)
-  /// #expect(requested == 7)
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - id: The call's id: 1 for the first call.
-  ///   - timeout: A failure bound. When it elapses, the wait throws a
-  ///     ``WaitTimeoutError`` naming the call and listing the calls that did arrive.
-  ///   - fileID: The caller's file ID, where a timeout is reported; leave the default.
-  ///   - filePath: The caller's file path; leave the default.
-  ///   - line: The caller's line; leave the default.
-  ///   - column: The caller's column; leave the default.
+  /// - `id`: The call's id: 1 for the first call.
+  /// - `timeout`: A failure bound. When it elapses, the wait throws a
+  ///   ``WaitTimeoutError`` naming the call and listing the calls that did arrive.
   /// - Returns: The call's argument.
   /// - Throws: ``WaitTimeoutError``, or `CancellationError` if the waiting task is cancelled.
   @discardableResult
@@ -284,11 +196,6 @@ public final class ControlledCalls<Argument: Sendable, Output: Sendable>: Sendab
 
   /// Waits until at least `count` calls have arrived in total.
   ///
-  /// ```swift
-  /// model.refreshAll()
-  /// try await loader.calls.waitUntilCallCount(3)
-  /// ```
-  ///
   /// - Throws: ``WaitTimeoutError`` listing the calls that did arrive, or `CancellationError`.
   nonisolated(nonsending) public func waitUntilCallCount(
     _ count: Int, timeout: Duration = .seconds(10),
@@ -303,17 +210,12 @@ public final class ControlledCalls<Argument: Sendable, Output: Sendable>: Sendab
   nonisolated(nonsending) private func waitForArrivals(
     _ target: Int, awaited: String, timeout: Duration, site: CallSite
   ) async throws {
-    let state = self.state
     let name = self.name
-    try await lockstepWait(
-      for: awaited,
-      timeout: timeout,
-      site: site,
-      arrive: { id, waiter in
-        state.withLock { $0.watch(id, target: target, waiter) }
-      },
-      depart: { id in state.withLock { $0.departWatcher(id) } },
-      pending: { state.withLock { Self.arrivedDescriptions($0, name: name) } })
+    try await state.wait(
+      for: awaited, timeout: timeout, site: site,
+      arrive: { ($0.watch($1, target: target, $2), []) },
+      depart: { $0.departWatcher($1) },
+      pending: { Self.arrivedDescriptions($0, name: name) })
   }
 
   private static func arrivedDescriptions(_ state: State, name: String) -> [String] {
@@ -327,10 +229,6 @@ public final class ControlledCalls<Argument: Sendable, Output: Sendable>: Sendab
   // MARK: Completing
 
   /// Completes call `id` with `output`: the fake's caller resumes and returns it.
-  ///
-  /// ```swift
-  /// loader.calls.succeed(2, with: Book(id: 2, title: "New"))
-  /// ```
   ///
   /// Completing a call that has not arrived or has already ended is reported as a misuse at your
   /// line. A call that its caller's cancellation already ended (with
@@ -348,10 +246,6 @@ public final class ControlledCalls<Argument: Sendable, Output: Sendable>: Sendab
 
   /// Fails call `id` with `error`: the fake's caller resumes and throws it.
   ///
-  /// ```swift
-  /// loader.calls.fail(1, with: URLError(.notConnectedToInternet))
-  /// ```
-  ///
   /// Failing a call that has not arrived or has already ended is reported as a misuse at your
   /// line. A call that its caller's cancellation already ended accepts the late error silently.
   public func fail(
@@ -365,10 +259,6 @@ public final class ControlledCalls<Argument: Sendable, Output: Sendable>: Sendab
   }
 
   /// Completes the oldest pending call with `output`.
-  ///
-  /// ```swift
-  /// let id = loader.calls.succeedOldest(with: book)   // 1
-  /// ```
   ///
   /// - Returns: The id of the call it completed, or nil — reported as a misuse — when no call
   ///   was pending.
@@ -385,10 +275,6 @@ public final class ControlledCalls<Argument: Sendable, Output: Sendable>: Sendab
 
   /// Fails the oldest pending call with `error`.
   ///
-  /// ```swift
-  /// loader.calls.failOldest(with: LoaderError.offline)
-  /// ```
-  ///
   /// - Returns: The id of the call it failed, or nil — reported as a misuse — when no call was
   ///   pending.
   @discardableResult
@@ -404,11 +290,6 @@ public final class ControlledCalls<Argument: Sendable, Output: Sendable>: Sendab
 
   /// Fails every pending call with `error`, oldest first, and makes every later call fail with
   /// it at once — for a dependency that is down for the rest of the test.
-  ///
-  /// ```swift
-  /// loader.calls.failAll(LoaderError.offline)
-  /// await model.reload(id: 3)          // fails at once, call #3 is still recorded
-  /// ```
   public func failAll(_ error: any Error) {
     let waiters = state.withLock { $0.endAll(as: .failed, with: error) }
     for waiter in waiters { waiter.resume(throwing: error) }
@@ -424,10 +305,6 @@ public final class ControlledCalls<Argument: Sendable, Output: Sendable>: Sendab
   /// The ``Testing/Trait/verifyingControlledCalls`` trait and `addTeardownCheck(for:)` run it for
   /// you when the test ends.
   ///
-  /// ```swift
-  /// loader.calls.verifyAllCompleted()   // "loader call #2 (argument: 7) was never completed"
-  /// ```
-  ///
   /// - Returns: Whether every call had been completed.
   @discardableResult
   public func verifyAllCompleted(
@@ -437,7 +314,7 @@ public final class ControlledCalls<Argument: Sendable, Output: Sendable>: Sendab
     verify(at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
-  private func verify(at site: CallSite) -> Bool {
+  func verify(at site: CallSite) -> Bool {
     let name = self.name
     let found = state.withLock { state in
       state.tearDown { call in
@@ -501,19 +378,11 @@ public final class ControlledCalls<Argument: Sendable, Output: Sendable>: Sendab
 
 extension ControlledCalls where Argument == Void {
   /// Makes a call that takes no argument.
-  ///
-  /// ```swift
-  /// func refresh() async throws -> Feed { try await calls.call() }
-  /// ```
   nonisolated(nonsending) public func call() async throws -> Output { try await call(()) }
 }
 
 extension ControlledCalls where Output == Void {
   /// Completes call `id`, which returns nothing.
-  ///
-  /// ```swift
-  /// saver.calls.succeed(1)
-  /// ```
   public func succeed(
     _ id: Int,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath,
@@ -523,9 +392,7 @@ extension ControlledCalls where Output == Void {
   }
 }
 
-extension ControlledCalls: TeardownVerifiable {
-  func verifyAtTeardown() -> Bool { verify(at: creationSite) }
-}
+extension ControlledCalls: TeardownChecked {}
 
 /// Thrown by a wait that can never be satisfied, after the misuse is reported.
 struct ControlledCallsMisuse: Error, CustomStringConvertible {

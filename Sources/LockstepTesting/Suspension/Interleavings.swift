@@ -16,56 +16,24 @@ import Foundation
 /// ```
 public struct Interleaving<Element>: RandomAccessCollection, CustomStringConvertible {
   /// The items in this order.
-  ///
-  /// ```swift
-  /// for query in interleaving.order { gates.open(query) }
-  /// ```
   public let order: [Element]
   /// The seed of the sample this order belongs to; nil for an order of an exhaustive list.
-  ///
-  /// ```swift
-  /// if let seed = interleaving.seed { print("repeat with LOCKSTEP_SEED=\(seed)") }
-  /// ```
   public let seed: UInt64?
   /// The position of this order in its list, starting at 1.
-  ///
-  /// ```swift
-  /// print("order \(interleaving.number) of \(interleaving.total)")
-  /// ```
   public let number: Int
   /// How many orders its list holds.
-  ///
-  /// ```swift
-  /// #expect(Interleavings.all(of: [1, 2, 3])[0].total == 6)
-  /// ```
   public let total: Int
 
   /// The index of the first item.
-  ///
-  /// ```swift
-  /// let first = interleaving[interleaving.startIndex]
-  /// ```
   public var startIndex: Int { order.startIndex }
 
   /// The index after the last item.
-  ///
-  /// ```swift
-  /// #expect(interleaving.endIndex == interleaving.count)
-  /// ```
   public var endIndex: Int { order.endIndex }
 
   /// The item at `position` in this order.
-  ///
-  /// ```swift
-  /// let releasedFirst = interleaving[0]
-  /// ```
   public subscript(position: Int) -> Element { order[position] }
 
   /// `[2, 1]` for an exhaustive list; `[3, 1, 2] (sample 4 of 10, seed 42)` for a sample.
-  ///
-  /// ```swift
-  /// print(Interleavings.all(of: [1, 2])[1])   // [2, 1]
-  /// ```
   public var description: String {
     guard let seed else { return "\(order)" }
     return "\(order) (sample \(number) of \(total), seed \(seed))"
@@ -93,11 +61,6 @@ extension Interleaving: Hashable where Element: Hashable {}
 public enum Interleavings {
   /// Every order of `items`, in lexicographic order of their positions: `n!` orders.
   ///
-  /// ```swift
-  /// Interleavings.all(of: [1, 2, 3]).map(\.order)
-  /// // [[1, 2, 3], [1, 3, 2], [2, 1, 3], [2, 3, 1], [3, 1, 2], [3, 2, 1]]
-  /// ```
-  ///
   /// Mind the growth: 8 items have 40,320 orders. Use ``orders(of:limit:seed:)`` to fall back
   /// to a sample above a limit.
   public static func all<Element>(of items: [Element]) -> [Interleaving<Element>] {
@@ -113,10 +76,6 @@ public enum Interleavings {
   /// `count` distinct random orders of `items`, the same ones for the same seed on every
   /// platform. Each order's description shows the seed, so a failure can be repeated with
   /// `seed:`. When `count` is at least `n!`, returns every order.
-  ///
-  /// ```swift
-  /// let orders = Interleavings.sample(of: Array(1...10), count: 100, seed: 42)
-  /// ```
   ///
   /// - Parameters:
   ///   - items: The items to order.
@@ -146,11 +105,6 @@ public enum Interleavings {
 
   /// Every order of `items` when there are at most `limit`, otherwise a sample of `limit`
   /// orders (see ``sample(of:count:seed:)``).
-  ///
-  /// ```swift
-  /// @Test(arguments: Interleavings.orders(of: Array(1...6), limit: 200))   // 6! = 720 > 200
-  /// func everyOrder(order: Interleaving<Int>) async throws { … }
-  /// ```
   public static func orders<Element>(
     of items: [Element], limit: Int, seed: UInt64? = nil
   ) -> [Interleaving<Element>] {
@@ -159,10 +113,6 @@ public enum Interleavings {
   }
 
   /// `n!`, the number of orders of `n` items; nil when it does not fit in an `Int`.
-  ///
-  /// ```swift
-  /// #expect(Interleavings.permutationCount(4) == 24)
-  /// ```
   public static func permutationCount(_ n: Int) -> Int? {
     var result = 1
     for factor in stride(from: 2, through: n, by: 1) {
@@ -181,10 +131,6 @@ public enum Interleavings {
   /// process. A value that is not a number is ignored here, with a line on standard error, and
   /// reported at every `explore` call, which then runs nothing (see <doc:FindingRaces> for every
   /// variable Lockstep reads).
-  ///
-  /// ```swift
-  /// print("sampling with seed \(Interleavings.sessionSeed)")   // 1, unless LOCKSTEP_SEED is set
-  /// ```
   public static let sessionSeed: UInt64 = {
     let text = ProcessInfo.processInfo.environment[seedVariable]
     let seed = Interleavings.seed(fromEnvironmentValue: text)
@@ -196,10 +142,6 @@ public enum Interleavings {
   }()
 
   /// The seed used when neither a `seed:` argument nor `LOCKSTEP_SEED` gives one: 1.
-  ///
-  /// ```swift
-  /// #expect(Interleavings.sessionSeed == Interleavings.defaultSeed)   // LOCKSTEP_SEED unset
-  /// ```
   public static let defaultSeed: UInt64 = 1
 
   static let seedVariable = "LOCKSTEP_SEED"

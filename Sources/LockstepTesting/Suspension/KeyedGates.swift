@@ -18,64 +18,32 @@
 /// backend.gates.open("sw")
 /// ```
 ///
-/// Each key's gate opens once and stays open: opening a key before anyone waits on it lets its
-/// requests pass straight through, and opening it again does nothing. A waiter that is cancelled,
-/// or whose timeout elapses, is removed and throws; it is never resumed twice.
+/// Each key's gate opens once and stays open, also when it is opened before anyone waits on it.
+/// A waiter that is cancelled, or whose timeout elapses, is removed and throws.
 public final class KeyedGates<Key: Hashable & Sendable>: Sendable, CustomStringConvertible {
   /// The name used in reports, e.g. `"search"`.
-  ///
-  /// ```swift
-  /// #expect(KeyedGates<String>("search").name == "search")
-  /// ```
   public let name: String
   private let state = Locked(KeyedGatesState<Key, Waiter<Void>>())
 
-  /// Creates gates that are all closed.
-  ///
-  /// ```swift
-  /// let gates = KeyedGates<String>("search")
-  /// ```
-  /// - Parameter name: A name for failure messages.
+  /// Creates gates that are all closed, named `name` for failure messages.
   public init(_ name: String = "keyed gates") {
     self.name = name
   }
 
   /// Every key requested so far through ``wait(for:timeout:fileID:filePath:line:column:)``, in
   /// order, repeats included.
-  ///
-  /// ```swift
-  /// #expect(gates.requestedKeys == ["sw", "swift"])
-  /// ```
   public var requestedKeys: [Key] { state.withLock { $0.requestedKeys } }
 
   /// Whether `key` has been opened.
-  ///
-  /// ```swift
-  /// gates.open("swift")
-  /// #expect(gates.isOpen("swift"))
-  /// ```
   public func isOpen(_ key: Key) -> Bool { state.withLock { $0.isOpen(key) } }
 
   /// How many requests are suspended, at all keys together.
-  ///
-  /// ```swift
-  /// try await gates.waitForRequests(2)
-  /// #expect(gates.waiterCount == 2)
-  /// ```
   public var waiterCount: Int { state.withLock { $0.waiterCount } }
 
   /// How many requests are suspended at `key`.
-  ///
-  /// ```swift
-  /// #expect(gates.waiterCount(for: "sw") == 1)
-  /// ```
   public func waiterCount(for key: Key) -> Int { state.withLock { $0.waiterCount(for: key) } }
 
   /// `KeyedGates("search") (2 requested; waiting: "sw" ×1, "swift" ×1)`.
-  ///
-  /// ```swift
-  /// print(gates)   // KeyedGates("search") (2 requested; waiting: "sw" ×1, "swift" ×1)
-  /// ```
   public var description: String {
     let (count, waiting) = state.withLock { ($0.requestedKeys.count, $0.waitingKeys) }
     let list =
@@ -88,61 +56,31 @@ public final class KeyedGates<Key: Hashable & Sendable>: Sendable, CustomStringC
   /// Records a request for `key` and waits until the test opens that key; returns at once if it
   /// already has.
   ///
-  /// ```swift
-  /// func search(_ query: String) async throws -> [String] {
-  ///   try await gates.wait(for: query)
-  ///   return results[query, default: []]
-  /// }
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - key: The key to wait for: the query, the record id.
-  ///   - timeout: A failure bound: when it elapses, the wait throws a
-  ///     ``WaitTimeoutError`` naming the key.
-  ///   - fileID: The caller's file ID, where a timeout is reported; leave the default.
-  ///   - filePath: The caller's file path; leave the default.
-  ///   - line: The caller's line; leave the default.
-  ///   - column: The caller's column; leave the default.
+  /// - `key`: The key to wait for: the query, the record id.
+  /// - `timeout`: A failure bound: when it elapses, the wait throws a
+  ///   ``WaitTimeoutError`` naming the key.
   /// - Throws: ``WaitTimeoutError``, or `CancellationError` if the waiting task is cancelled.
   nonisolated(nonsending) public func wait(
     for key: Key, timeout: Duration = .seconds(10),
     fileID: StaticString = #fileID, filePath: StaticString = #filePath,
     line: UInt = #line, column: UInt = #column
   ) async throws {
-    let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-    let state = self.state
-    let name = self.name
-    try await lockstepWait(
-      for: "key \(String(reflecting: key)) of KeyedGates(\"\(name)\") to open",
-      timeout: timeout,
-      site: site,
-      arrive: { id, waiter in
-        let (suspends, satisfied) = state.withLock { $0.arrive(id, key: key, waiter) }
-        for watcher in satisfied { watcher.resume() }
-        return suspends
-      },
-      depart: { id in state.withLock { $0.depart(id, key: key) } },
-      pending: { ["nobody opened \(String(reflecting: key))"] })
+    try await state.wait(
+      for: "key \(String(reflecting: key)) of KeyedGates(\"\(self.name)\") to open", timeout: timeout,
+      site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column),
+      arrive: { $0.arrive($1, key: key, $2) },
+      depart: { $0.depart($1, key: key) },
+      pending: { _ in ["nobody opened \(String(reflecting: key))"] })
   }
 
   /// Opens the gate of `key`, resuming its waiters in arrival order; later requests for `key`
-  /// pass straight through. Opening a key nobody requested yet is fine; opening it twice does
-  /// nothing.
-  ///
-  /// ```swift
-  /// gates.open("swift")
-  /// ```
+  /// pass straight through. Opening a key twice does nothing.
   public func open(_ key: Key) {
     let waiters = state.withLock { $0.open(key) }
     for waiter in waiters { waiter.resume() }
   }
 
   /// Waits until at least `count` requests have been made in total, for any keys.
-  ///
-  /// ```swift
-  /// model.search("sw"); model.search("swift")
-  /// try await gates.waitForRequests(2)
-  /// ```
   ///
   /// - Throws: ``WaitTimeoutError`` listing the keys that were requested, or `CancellationError`.
   nonisolated(nonsending) public func waitForRequests(
@@ -156,11 +94,6 @@ public final class KeyedGates<Key: Hashable & Sendable>: Sendable, CustomStringC
   }
 
   /// Waits until `key` has been requested at least once.
-  ///
-  /// ```swift
-  /// model.search("swift")
-  /// try await gates.waitForRequest(of: "swift")
-  /// ```
   ///
   /// - Throws: ``WaitTimeoutError`` listing the keys that were requested, or `CancellationError`.
   nonisolated(nonsending) public func waitForRequest(
@@ -177,17 +110,12 @@ public final class KeyedGates<Key: Hashable & Sendable>: Sendable, CustomStringC
     _ target: KeyedGatesState<Key, Waiter<Void>>.Target, awaited: String, timeout: Duration,
     site: CallSite
   ) async throws {
-    let state = self.state
-    try await lockstepWait(
-      for: awaited,
-      timeout: timeout,
-      site: site,
-      arrive: { id, waiter in
-        state.withLock { $0.watch(id, target: target, waiter) }
-      },
-      depart: { id in state.withLock { $0.departWatcher(id) } },
-      pending: {
-        let keys = state.withLock { $0.requestedKeys }
+    try await state.wait(
+      for: awaited, timeout: timeout, site: site,
+      arrive: { ($0.watch($1, target: target, $2), []) },
+      depart: { $0.departWatcher($1) },
+      pending: { state in
+        let keys = state.requestedKeys
         return [
           keys.isEmpty
             ? "no key was requested"

@@ -20,48 +20,23 @@
 public final class ImmediateClock: Clock, Sendable, CustomStringConvertible {
   /// A point in time of an ``ImmediateClock``: an offset from the clock's zero, like a
   /// ``TestClock/Instant``.
-  ///
-  /// ```swift
-  /// let start: ImmediateClock.Instant = clock.now
-  /// ```
   public typealias Instant = TestClock.Instant
 
   private let current = Locked(Duration.zero)
 
   /// Creates a clock at zero.
-  ///
-  /// ```swift
-  /// let poller = StatusPoller(clock: ImmediateClock())
-  /// ```
   public init() {}
 
   /// The current time: the latest deadline any sleeper reached.
-  ///
-  /// ```swift
-  /// try await clock.sleep(for: .seconds(5))
-  /// #expect(clock.now.offset == .seconds(5))
-  /// ```
   public var now: Instant { Instant(offset: current.value) }
 
   /// Zero.
-  ///
-  /// ```swift
-  /// #expect(ImmediateClock().minimumResolution == .zero)
-  /// ```
   public var minimumResolution: Duration { .zero }
 
   /// `ImmediateClock(now: 5.0 seconds)`.
-  ///
-  /// ```swift
-  /// print(ImmediateClock())   // "ImmediateClock(now: 0 s)"
-  /// ```
   public var description: String { "ImmediateClock(now: \(now))" }
 
   /// Returns at once, moving ``now`` to `deadline` if it is later.
-  ///
-  /// ```swift
-  /// try await clock.sleep(until: clock.now.advanced(by: .seconds(1)))
-  /// ```
   ///
   /// - Throws: `CancellationError` when the task is cancelled; time does not move then.
   public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {

@@ -1,41 +1,21 @@
 extension TestClock {
   /// A task suspended in ``TestClock/sleep(until:tolerance:)``: when it wakes, and which task it
   /// is.
-  ///
-  /// ```swift
-  /// for sleeper in clock.sleepers { print(sleeper) }   // until 80 ms, in "search \"swift\""
-  /// ```
   public struct Sleeper: Sendable, Equatable, CustomStringConvertible {
     /// When it wakes.
-    ///
-    /// ```swift
-    /// #expect(clock.sleepers.first?.deadline == .zero.advanced(by: .milliseconds(80)))
-    /// ```
     public let deadline: Instant
     /// The name of the task that went to sleep (`Task(name:)`, or a ``TestTaskFactory`` task's
     /// name), read when it fell asleep; nil for an unnamed task, and on platforms before the 26
     /// releases, which have no task names.
-    ///
-    /// ```swift
-    /// #expect(clock.sleepers.first?.taskName == "search \"swift\"")
-    /// ```
     public let taskName: String?
 
     /// Creates a description of a sleeper; the clock makes them, you rarely need to.
-    ///
-    /// ```swift
-    /// let sleeper = TestClock.Sleeper(deadline: .zero.advanced(by: .seconds(1)), taskName: "poll")
-    /// ```
     public init(deadline: Instant, taskName: String?) {
       self.deadline = deadline
       self.taskName = taskName
     }
 
     /// `until 80 ms, in task "search \"swift\""`.
-    ///
-    /// ```swift
-    /// print(clock.sleepers[0])
-    /// ```
     public var description: String {
       "until \(deadline), in " + (taskName.map { "task \"\($0)\"" } ?? "an unnamed task")
     }
@@ -43,12 +23,6 @@ extension TestClock {
 
   /// The tasks suspended in ``sleep(until:tolerance:)`` right now, in the order they will wake
   /// (deadline, then the order they fell asleep).
-  ///
-  /// ```swift
-  /// model.textChanged("swift")
-  /// try await clock.waitForSleepers(count: 1)
-  /// #expect(clock.sleepers.map(\.taskName) == ["search \"swift\""])
-  /// ```
   public var sleepers: [Sleeper] {
     state.withLock { $0.pendingSleepers }.map {
       Sleeper(deadline: Instant(offset: $0.deadline), taskName: $0.task)
@@ -57,19 +31,13 @@ extension TestClock {
 
   /// Checks that no task is left sleeping on the clock — every sleep the code under test started
   /// has woken or been cancelled — and reports each remaining sleeper at your line, with its
-  /// deadline and its task.
+  /// deadline and its task: work the test never saw finish, such as a retry or a poll.
   ///
   /// ```swift
-  /// search.textChanged("swift")
   /// await clock.run()
   /// try await tasks.waitUntilIdle()
-  /// clock.expectNoSleepers()
-  /// // TestClock: 1 sleeper left at 80 ms:
-  /// //   - until 160 ms (in 80 ms), in task "retry"
+  /// clock.expectNoSleepers()   // TestClock: 1 sleeper left at 80 ms: - until 160 ms …, in task "retry"
   /// ```
-  ///
-  /// A sleeper left at the end of a test is work the test never saw finish: a retry, a poll, a
-  /// timeout that would have fired in production.
   ///
   /// - Returns: Whether no sleeper was left.
   @discardableResult
@@ -93,13 +61,6 @@ extension TestClock {
   /// that is scheduled for now or earlier, in deadline order. (A sleeper is never due now: a
   /// sleep until now or earlier returns at once.)
   ///
-  /// ```swift
-  /// let queue = TestQueue("main", clock: clock)
-  /// queue.schedule { saved.record("D") }       // due now
-  /// #expect(await clock.advance() == 1)
-  /// #expect(clock.now == .zero)
-  /// ```
-  ///
   /// The same as `advance(by: .zero)`.
   ///
   /// - Returns: How many sleepers were woken and work items run.
@@ -109,9 +70,9 @@ extension TestClock {
     fileID: StaticString = #fileID, filePath: StaticString = #filePath,
     line: UInt = #line, column: UInt = #column
   ) async -> Int {
-    let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-    let now = state.withLock { $0.now }
-    let counts = await advanceEvents(to: now, caller: "TestClock.advance()", timeout: timeout, site: site)
+    let counts = await advanceEvents(
+      .to(state.withLock { $0.now }), caller: "TestClock.advance()", timeout: timeout,
+      site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
     return counts.sleepers + counts.work
   }
 }

@@ -15,37 +15,36 @@ extension TestClock {
     var work = 0
   }
 
-  /// Moves time forward by `duration`, then runs the events due, like
-  /// ``advanceEvents(to:caller:timeout:site:)``. A negative duration is reported as a misuse of
-  /// `caller`.
-  nonisolated(nonsending) func advanceEvents(
-    by duration: Duration, caller: String, timeout: Duration, site: CallSite
-  ) async -> AdvanceCounts {
-    let advance = state.withLock { state in
-      state.moveTime(by: duration) == nil ? state.beginAdvance(to: state.now) : nil
-    }
-    guard let advance else {
-      reportBackwards(caller, site: site)
-      return AdvanceCounts()
-    }
-    return await drive(advance, runs: false, caller: caller, timeout: timeout, site: site)
+  /// How an advance moves time before it takes the events due.
+  enum AdvanceStep: Equatable {
+    /// Forward by a duration; a negative one is a misuse.
+    case by(Duration)
+    /// Forward to a target; one in the past is a misuse.
+    case to(Duration)
+    /// To each next deadline of a sleeper or of queued work in turn, until none is left.
+    case run
   }
 
-  /// Moves time to `target`, then takes the due events one at a time: woken sleepers and work of
-  /// the clock's queues, in deadline order. Each sleeper's `sleep` has returned before the next
-  /// event; each work item runs synchronously on the caller, outside the lock. A target in the
-  /// past is reported as a misuse of `caller`.
+  /// The one implementation of `advance` and `run` of a `TestClock` and a `TestQueue`: moves time
+  /// as `step` says, then takes the due events one at a time — woken sleepers and work of the
+  /// clock's queues, in deadline order. Each sleeper's `sleep` has returned before the next event;
+  /// each work item runs synchronously on the caller, outside the lock. Moving time backwards is
+  /// reported as a misuse of `caller`.
   nonisolated(nonsending) func advanceEvents(
-    to target: Duration, caller: String, timeout: Duration, site: CallSite
+    _ step: AdvanceStep, caller: String, timeout: Duration, site: CallSite
   ) async -> AdvanceCounts {
-    let advance = state.withLock { state in
-      state.moveTime(to: target) == nil ? state.beginAdvance(to: target) : nil
+    let advance: UInt64? = state.withLock { state in
+      switch step {
+      case .by(let duration): state.moveTime(by: duration) == nil ? state.beginAdvance(to: state.now) : nil
+      case .to(let target): state.moveTime(to: target) == nil ? state.beginAdvance(to: target) : nil
+      case .run: state.beginAdvance(to: nil)
+      }
     }
     guard let advance else {
       reportBackwards(caller, site: site)
       return AdvanceCounts()
     }
-    return await drive(advance, runs: false, caller: caller, timeout: timeout, site: site)
+    return await drive(advance, runs: step == .run, caller: caller, timeout: timeout, site: site)
   }
 
   /// The one misuse message of every advance of a `TestClock` or `TestQueue` that would move time
@@ -55,14 +54,6 @@ extension TestClock {
       "\(caller): time cannot go backwards; the clock is at \(now). Advance by a duration of zero "
         + "or more, or to \(now) or later. Time stays where it was.",
       at: site)
-  }
-
-  /// Advances to each next deadline of a sleeper or of queued work in turn, until none is left.
-  nonisolated(nonsending) func runEvents(caller: String, timeout: Duration, site: CallSite) async
-    -> AdvanceCounts
-  {
-    let advance = state.withLock { $0.beginAdvance(to: nil) }
-    return await drive(advance, runs: true, caller: caller, timeout: timeout, site: site)
   }
 
   /// Takes and applies the events of `advance` one at a time, until none is due. Every due sleeper
@@ -95,11 +86,7 @@ extension TestClock {
       case .work(let item):
         item.body()
         work += 1
-        if work % 4096 == 0, RealTime.now >= limit {
-          reportIssue(
-            "\(caller) gave up after \(timeout.lockstepText) of real time: work due now keeps scheduling more "
-              + "work due now (an endless loop?). \(self)",
-            at: site)
+        if endlessWork(after: work, limit: limit, caller: caller, timeout: timeout, in: self, site: site) {
           let (sleepers, items) = state.withLock { $0.endAdvance(advance) }
           return AdvanceCounts(sleepers: sleepers, work: items)
         }
@@ -175,6 +162,21 @@ extension TestClock {
       return .cancelled
     }
   }
+}
+
+/// Whether work that runs now has kept scheduling work due now for longer than `timeout` (checked
+/// every 4096 items, against `limit`): then reported at `site` as an endless loop of `caller`,
+/// with what is left in `subject`.
+func endlessWork(
+  after count: Int, limit: ContinuousClock.Instant, caller: String, timeout: Duration,
+  in subject: some CustomStringConvertible, site: CallSite
+) -> Bool {
+  guard count % 4096 == 0, RealTime.now >= limit else { return false }
+  reportIssue(
+    "\(caller) gave up after \(timeout.lockstepText) of real time: work due now keeps scheduling more "
+      + "work due now (an endless loop?). \(subject)",
+    at: site)
+  return true
 }
 
 /// The failure bound of one wait for a chain: a timer that, when it expires, asks whether the

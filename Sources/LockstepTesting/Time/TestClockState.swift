@@ -92,30 +92,10 @@ struct TestClockState<Waiter> {
   /// back, so that `run()` checks its real-time limit now and then.
   static var chainLength: Int { 256 }
 
-  /// A heap entry of a sleeper. Ordered by deadline, then by registration.
-  private struct SleeperEntry: Comparable {
-    let deadline: Duration
-    let sequence: UInt64
-    let slot: Int
-
-    static func < (lhs: Self, rhs: Self) -> Bool {
-      // `Duration`'s own `<` is not inlinable; its two words compare the same way.
-      (lhs.deadline._high, lhs.deadline._low, lhs.sequence)
-        < (rhs.deadline._high, rhs.deadline._low, rhs.sequence)
-    }
-  }
-
-  /// A heap entry of scheduled work. Ordered by deadline, then by registration.
-  private struct WorkEntry: Comparable {
-    let deadline: Duration
-    let sequence: UInt64
-    let id: WaiterID
-
-    static func < (lhs: Self, rhs: Self) -> Bool {
-      (lhs.deadline._high, lhs.deadline._low, lhs.sequence)
-        < (rhs.deadline._high, rhs.deadline._low, rhs.sequence)
-    }
-  }
+  /// A heap entry of a sleeper: its slot.
+  private typealias SleeperEntry = TimelineEntry<Int>
+  /// A heap entry of scheduled work: its id.
+  private typealias WorkEntry = TimelineEntry<WaiterID>
 
   /// Where a sleeper is; the phases of the type's documentation.
   private enum Phase: Equatable {
@@ -229,7 +209,7 @@ struct TestClockState<Waiter> {
     let due = max(deadline ?? now, now)
     work[id] = PendingWork(id: id, queue: queue, deadline: due, site: site, body: body)
     workCounts[queue, default: 0] += 1
-    workDeadlines.insert(WorkEntry(deadline: due, sequence: nextSequence, id: id))
+    workDeadlines.insert(WorkEntry(deadline: due, sequence: nextSequence, key: id))
     nextSequence += 1
   }
 
@@ -387,7 +367,7 @@ struct TestClockState<Waiter> {
     sleeperInfo[ticket.slot].task = task
     sleeperWaiters[ticket.slot] = waiter
     sleeperCount += 1
-    deadlines.insert(SleeperEntry(deadline: deadline, sequence: ticket.sequence, slot: ticket.slot))
+    deadlines.insert(SleeperEntry(deadline: deadline, sequence: ticket.sequence, key: ticket.slot))
     return .suspended(ticket, satisfied: takeSatisfiedCountWatchers())
   }
 
@@ -586,4 +566,28 @@ struct TestClockState<Waiter> {
     guard deadlines.count > 64, deadlines.count > 2 * sleeperCount else { return }
     deadlines = Heap(deadlines.unordered.filter(isLive))
   }
+}
+
+/// A heap entry of a ``TestClock``'s timeline — a sleeper's slot or a work item's id — ordered by
+/// deadline, then by registration.
+private struct TimelineEntry<Key: Equatable>: Comparable {
+  let deadline: Duration
+  let sequence: UInt64
+  let key: Key
+
+  static func < (lhs: Self, rhs: Self) -> Bool {
+    // `Duration`'s own `<` is not inlinable; its two words compare the same way.
+    (lhs.deadline._high, lhs.deadline._low, lhs.sequence)
+      < (rhs.deadline._high, rhs.deadline._low, rhs.sequence)
+  }
+}
+
+extension TimelineEntry where Key == Int {
+  /// The sleeper's slot.
+  var slot: Int { key }
+}
+
+extension TimelineEntry where Key == WaiterID {
+  /// The work item's id.
+  var id: WaiterID { key }
 }

@@ -23,17 +23,9 @@
 /// sleep: two issues.
 public final class UnimplementedClock: Clock, Sendable, CustomStringConvertible {
   /// A point in time of an ``UnimplementedClock``, like a ``TestClock/Instant``.
-  ///
-  /// ```swift
-  /// let start: UnimplementedClock.Instant = .zero
-  /// ```
   public typealias Instant = TestClock.Instant
 
   /// The name reports use, e.g. `"retry clock"`.
-  ///
-  /// ```swift
-  /// #expect(UnimplementedClock("retry clock").name == "retry clock")
-  /// ```
   public let name: String
 
   private let current = Locked(Duration.zero)
@@ -41,16 +33,7 @@ public final class UnimplementedClock: Clock, Sendable, CustomStringConvertible 
 
   /// Creates a clock that reports every use.
   ///
-  /// ```swift
-  /// let loader = ProfileLoader(cache: warmCache, clock: UnimplementedClock("retry clock"))
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - name: A name for reports.
-  ///   - fileID: The caller's file ID, where uses are reported; leave the default.
-  ///   - filePath: The caller's file path; leave the default.
-  ///   - line: The caller's line; leave the default.
-  ///   - column: The caller's column; leave the default.
+  /// - `name`: A name for reports.
   public init(
     _ name: String = "UnimplementedClock",
     fileID: StaticString = #fileID, filePath: StaticString = #filePath,
@@ -61,10 +44,6 @@ public final class UnimplementedClock: Clock, Sendable, CustomStringConvertible 
   }
 
   /// Reports the read, then returns the latest deadline slept to (zero at first).
-  ///
-  /// ```swift
-  /// _ = clock.now   // reported: "the code under test read now"
-  /// ```
   public var now: Instant {
     let offset = current.value
     report("read now (it is \(Instant(offset: offset)))")
@@ -72,24 +51,12 @@ public final class UnimplementedClock: Clock, Sendable, CustomStringConvertible 
   }
 
   /// Zero; reading it is not reported.
-  ///
-  /// ```swift
-  /// #expect(UnimplementedClock().minimumResolution == .zero)
-  /// ```
   public var minimumResolution: Duration { .zero }
 
   /// `UnimplementedClock("retry clock")`.
-  ///
-  /// ```swift
-  /// print(UnimplementedClock("retry clock"))
-  /// ```
   public var description: String { "UnimplementedClock(\"\(name)\")" }
 
   /// Reports the sleep, then returns at once, moving ``now`` to `deadline` if it is later.
-  ///
-  /// ```swift
-  /// try await clock.sleep(until: .zero.advanced(by: .seconds(1)))   // reported
-  /// ```
   ///
   /// - Throws: `CancellationError` when the task is cancelled.
   public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {

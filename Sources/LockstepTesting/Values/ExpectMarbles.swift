@@ -25,41 +25,15 @@
 ///                ^
 /// ```
 ///
-/// ## How it runs
-/// The test runs on the deterministic scheduler, with a `TestClock(advancesAutomatically: true)`:
-/// the input sleeps on the clock until each event's tick, the run moves the clock whenever no job
-/// is ready, and every output event is recorded at the clock's time when it arrives, so the ticks
-/// are exact and a test of a second-long debounce takes microseconds. Called inside a
-/// deterministic run (the `.deterministic` trait, ``withDeterministicScheduling(seed:timeout:gracePeriod:fileID:filePath:line:column:_:)``,
-/// or ``explore(_:cancellation:maxSteps:timeout:fileID:filePath:line:column:_:)``), it uses that
-/// run — so the same diagram test checks an operator under every interleaving of its tasks;
-/// elsewhere it starts one.
+/// It runs on the deterministic scheduler with a `TestClock(advancesAutomatically: true)` (inside a
+/// deterministic run, on that run), so the ticks are exact and take microseconds. Misuse of a
+/// diagram is reported at your line and nothing runs. See <doc:ValuesOverTime> for the rules.
 ///
-/// The output is recorded until it ends, or until nothing more can happen (no job is ready and
-/// nothing sleeps on the clock), or 1,000 ticks after the longest diagram, whichever comes first;
-/// everything it produces by then is compared, so an emission after the expected diagram's last
-/// tick fails the test too. For an output that never stops, compare a prefix
-/// (`operator(input).prefix(3)`).
-///
-/// - The code under test must sleep on the `clock` it is given: a `Task.sleep` inside it is
-///   virtual time the recorder does not look at, and the recording may stop before it wakes.
-/// - Events of different sequences in the same tick happen at the same instant, in no defined
-///   order — under `explore`, in every order. Put events whose order matters in different ticks,
-///   or expect a group only where the order is defined.
-/// - An output event that falls between two ticks is shown in the tick during which it happened.
-/// - Misuse — an unknown marble character, a group that is never closed, something after `|` —
-///   is reported at your line and nothing runs.
-///
-/// - Parameters:
-///   - input: The input diagram; each letter or digit stands for itself, as a `String`.
-///   - expected: The output diagram the code under test must produce.
-///   - tick: How long one character lasts on the clock.
-///   - fileID: The caller's file ID, where a mismatch is reported; leave the default.
-///   - filePath: The caller's file path; leave the default.
-///   - line: The caller's line; leave the default.
-///   - column: The caller's column; leave the default.
-///   - body: Builds the code under test from the input and the clock, and returns its output.
-///     It runs inside the deterministic run.
+/// - `input`: The input diagram; each letter or digit stands for itself, as a `String`.
+/// - `expected`: The output diagram the code under test must produce.
+/// - `tick`: How long one character lasts on the clock.
+/// - `body`: Builds the code under test from the input and the clock, and returns its output.
+///   It runs inside the deterministic run.
 /// - Returns: Whether the output matched.
 @discardableResult
 public func expectMarbles<Output: AsyncSequence & SendableMetatype>(
@@ -85,15 +59,10 @@ public func expectMarbles<Output: AsyncSequence & SendableMetatype>(
 /// }
 /// ```
 ///
-/// - Parameters:
-///   - inputs: The input diagrams, in the order the body receives them.
-///   - expected: The output diagram the code under test must produce.
-///   - tick: How long one character lasts on the clock.
-///   - fileID: The caller's file ID, where a mismatch is reported; leave the default.
-///   - filePath: The caller's file path; leave the default.
-///   - line: The caller's line; leave the default.
-///   - column: The caller's column; leave the default.
-///   - body: Builds the code under test from the inputs and the clock, and returns its output.
+/// - `inputs`: The input diagrams, in the order the body receives them.
+/// - `expected`: The output diagram the code under test must produce.
+/// - `tick`: How long one character lasts on the clock.
+/// - `body`: Builds the code under test from the inputs and the clock, and returns its output.
 /// - Returns: Whether the output matched.
 @discardableResult
 public func expectMarbles<Output: AsyncSequence & SendableMetatype>(
@@ -120,16 +89,11 @@ public func expectMarbles<Output: AsyncSequence & SendableMetatype>(
 ///
 /// An output value that no character stands for is drawn as `?` and named in the report.
 ///
-/// - Parameters:
-///   - input: The input diagram.
-///   - expected: The output diagram the code under test must produce.
-///   - values: The value of each letter or digit used in the diagrams.
-///   - tick: How long one character lasts on the clock.
-///   - fileID: The caller's file ID, where a mismatch is reported; leave the default.
-///   - filePath: The caller's file path; leave the default.
-///   - line: The caller's line; leave the default.
-///   - column: The caller's column; leave the default.
-///   - body: Builds the code under test from the input and the clock, and returns its output.
+/// - `input`: The input diagram.
+/// - `expected`: The output diagram the code under test must produce.
+/// - `values`: The value of each letter or digit used in the diagrams.
+/// - `tick`: How long one character lasts on the clock.
+/// - `body`: Builds the code under test from the input and the clock, and returns its output.
 /// - Returns: Whether the output matched.
 @discardableResult
 public func expectMarbles<Value: Sendable & Equatable, Output: AsyncSequence & SendableMetatype>(
@@ -156,16 +120,11 @@ public func expectMarbles<Value: Sendable & Equatable, Output: AsyncSequence & S
 /// }
 /// ```
 ///
-/// - Parameters:
-///   - inputs: The input diagrams, in the order the body receives them.
-///   - expected: The output diagram the code under test must produce.
-///   - values: The value of each letter or digit used in the diagrams.
-///   - tick: How long one character lasts on the clock.
-///   - fileID: The caller's file ID, where a mismatch is reported; leave the default.
-///   - filePath: The caller's file path; leave the default.
-///   - line: The caller's line; leave the default.
-///   - column: The caller's column; leave the default.
-///   - body: Builds the code under test from the inputs and the clock, and returns its output.
+/// - `inputs`: The input diagrams, in the order the body receives them.
+/// - `expected`: The output diagram the code under test must produce.
+/// - `values`: The value of each letter or digit used in the diagrams.
+/// - `tick`: How long one character lasts on the clock.
+/// - `body`: Builds the code under test from the inputs and the clock, and returns its output.
 /// - Returns: Whether the output matched.
 @discardableResult
 public func expectMarbles<Value: Sendable & Equatable, Output: AsyncSequence & SendableMetatype>(

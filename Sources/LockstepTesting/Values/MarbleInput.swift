@@ -1,38 +1,17 @@
-/// The error an input diagram's `#` throws.
-///
-/// ```swift
-/// await expectMarbles(from: "a-#", to: "a-#") { input, _ in input }
-/// // the input throws MarbleFailure(input: 1, tick: 2) at tick 2
-/// ```
+/// The error an input diagram's `#` throws: `MarbleFailure(input: 1, tick: 2)` for `a-#`.
 public struct MarbleFailure: Error, Equatable, Sendable, CustomStringConvertible {
   /// Which input diagram failed, 1 for the first.
-  ///
-  /// ```swift
-  /// #expect(failure.input == 1)
-  /// ```
   public let input: Int
   /// The tick of the `#`, 0 for the first character.
-  ///
-  /// ```swift
-  /// #expect(failure.tick == 2)
-  /// ```
   public let tick: Int
 
   /// Creates the failure of input `input` at `tick`.
-  ///
-  /// ```swift
-  /// #expect(error as? MarbleFailure == MarbleFailure(input: 1, tick: 2))
-  /// ```
   public init(input: Int, tick: Int) {
     self.input = input
     self.tick = tick
   }
 
   /// `the failure (#) of input 1 at tick 2`.
-  ///
-  /// ```swift
-  /// print(failure)
-  /// ```
   public var description: String { "the failure (#) of input \(input) at tick \(tick)" }
 }
 
@@ -40,13 +19,7 @@ public struct MarbleFailure: Error, Equatable, Sendable, CustomStringConvertible
 /// ticks of a ``TestClock`` — a value, the end (`|`), a ``MarbleFailure`` (`#`).
 ///
 /// ``expectMarbles(from:to:tick:fileID:filePath:line:column:_:)-(String,_,_,_,_,_,_,_)`` makes the inputs and hands them
-/// to the code under test:
-///
-/// ```swift
-/// await expectMarbles(from: "a-b---c|", to: "-----b--(c|)") { input, clock in
-///   input.debounced(for: .seconds(3), clock: clock)
-/// }
-/// ```
+/// to the code under test.
 ///
 /// Tick *n* is *n* × the tick duration after the clock's zero. The sequence sleeps on the clock
 /// until each event's tick, so under a deterministic run its events happen exactly then. An
@@ -64,43 +37,22 @@ public struct MarbleInput<Element: Sendable>: AsyncSequence, Sendable, CustomStr
   }
 
   /// The diagram as written.
-  ///
-  /// ```swift
-  /// #expect(input.diagram == "a-b---c|")
-  /// ```
   public let diagram: String
   /// Which input this is, 1 for the first.
-  ///
-  /// ```swift
-  /// #expect(inputs[1].number == 2)
-  /// ```
   public let number: Int
   let events: [(tick: Int, event: Event)]
   let clock: TestClock
   let tick: Duration
 
   /// `input 1: a-b---c|`.
-  ///
-  /// ```swift
-  /// print(input)
-  /// ```
   public var description: String { "input \(number): \(diagram)" }
 
   /// Starts producing the diagram's events.
-  ///
-  /// ```swift
-  /// for try await value in input { print(value) }
-  /// ```
   public func makeAsyncIterator() -> Iterator {
     Iterator(input: self)
   }
 
   /// Produces the events of a ``MarbleInput``, each at its tick.
-  ///
-  /// ```swift
-  /// var iterator = input.makeAsyncIterator()
-  /// let first = try await iterator.next()
-  /// ```
   public struct Iterator: AsyncIteratorProtocol {
     private let input: MarbleInput
     private var position = 0
@@ -111,10 +63,6 @@ public struct MarbleInput<Element: Sendable>: AsyncSequence, Sendable, CustomStr
     }
 
     /// The next value at its tick; nil after `|`; throws ``MarbleFailure`` at `#`.
-    ///
-    /// ```swift
-    /// let value = try await iterator.next()
-    /// ```
     public mutating func next() async throws -> Element? {
       guard !done else { return nil }
       guard position < input.events.count else {

@@ -20,60 +20,28 @@
   /// }
   /// ```
   ///
-  /// ## What it sees
-  /// Every change, including several in one synchronous stretch (`isLoading = true` then
-  /// `isLoading = false` in the same function): Observation tells the recorder *before* each
-  /// change is stored, and the value it reads then is the one the previous change stored; after
-  /// the last change of a stretch, the recorder reads the property once more on the object's
-  /// isolation. Nothing is coalesced. A change that leaves the value equal to the last recorded
-  /// one (Observation's `@Observable` does not even announce it for `Equatable` values) is not a
-  /// change.
-  ///
-  /// This differs from the `Observations` async sequence of the Observation module (Swift 6.2):
-  /// it emits once per *transaction* — all changes until the object's isolation next suspends —
-  /// and only the latest value when its consumer is slower, so a recorder of `Observations {
-  /// model.isLoading }` sees `[false, false]` for a load that sets `true` then `false` in one
-  /// stretch. Record the property itself with `PropertyRecorder` to see every value.
-  ///
-  /// ## Reading values
-  /// The property is read only on the object's isolation: the inspection methods
-  /// (``values``, ``next(timeout:fileID:filePath:line:column:)``, ``expectValues(_:fileID:filePath:line:column:)``
-  /// …) first catch up there, which is no hop at all when you call them from it. Values the
-  /// test never checked are reported at teardown, as with ``SequenceRecorder``.
+  /// Every change is recorded, including several in one synchronous stretch, unlike the
+  /// `Observations` sequence, which emits once per transaction. The property is read only on the
+  /// object's isolation. See <doc:ValuesOverTime>.
   @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
   public final class PropertyRecorder<Value: Sendable & Equatable>: Sendable, CustomStringConvertible {
     /// The name reports use; give one when you create the recorder, e.g. `"isLoading"`.
-    ///
-    /// ```swift
-    /// #expect(PropertyRecorder(model, \.isLoading, name: "spinner").name == "spinner")
-    /// ```
     public let name: String
 
     typealias State = PropertyRecordingState<Value, Waiter<Void>>
     private let tracking: PropertyTracking<Value>
-    private let creationSite: CallSite
+    let creationSite: CallSite
 
     /// Starts recording `object[keyPath: keyPath]`, from its current value.
-    ///
-    /// ```swift
-    /// let isLoading = PropertyRecorder(model, \.isLoading, name: "isLoading")
-    /// let itemCount = PropertyRecorder(model, \.items.count, name: "item count")
-    /// ```
     ///
     /// Call it on the object's isolation (the main actor for a `@MainActor` model); the recorder
     /// reads the property there. A computed property is recorded like a stored one: it changes
     /// when a property it reads changes and its value differs.
     ///
-    /// - Parameters:
-    ///   - object: An `@Observable` object.
-    ///   - keyPath: The property to record.
-    ///   - name: A name for reports. Without one, reports name the type: `a Bool property of
-    ///     ItemsModel` (the key paths of `@Observable` properties print without their names).
-    ///   - isolation: Where the object's properties change; leave the default, the caller's.
-    ///   - fileID: The caller's file ID, where unchecked values are reported; leave the default.
-    ///   - filePath: The caller's file path; leave the default.
-    ///   - line: The caller's line; leave the default.
-    ///   - column: The caller's column; leave the default.
+    /// - `object`: An `@Observable` object.
+    /// - `keyPath`: The property to record.
+    /// - `name`: A name for reports. Without one, reports name the type: `a Bool property of
+    ///   ItemsModel` (the key paths of `@Observable` properties print without their names).
     public init<Object: Observable & AnyObject>(
       _ object: Object, _ keyPath: KeyPath<Object, Value>, name: String? = nil,
       isolation: isolated (any Actor)? = #isolation,
@@ -85,22 +53,17 @@
       let read = UncheckedRead { object[keyPath: keyPath] }
       tracking = PropertyTracking(read: read, isolation: isolation)
       tracking.start()
-      TeardownRegistry.registerWithCurrentScope(self)
+      registerForTeardown()
     }
 
     deinit {
-      _ = verify(at: creationSite)
+      _ = verifyAtTeardown()
     }
 
     // MARK: Reading
 
     /// Every value so far, from the value at the start. Reading them counts as checking them:
     /// the teardown check reports only changes after this.
-    ///
-    /// ```swift
-    /// try await tasks.waitUntilIdle()
-    /// #expect(await isLoading.values == [false, true, false])
-    /// ```
     nonisolated(nonsending) public var values: [Value] {
       get async {
         await tracking.catchUp()
@@ -109,10 +72,6 @@
     }
 
     /// `PropertyRecorder(isLoading): 3 value(s), 1 checked`.
-    ///
-    /// ```swift
-    /// print(isLoading)
-    /// ```
     public var description: String {
       let (count, checked, stopped) = tracking.state.withLock {
         ($0.recording.values.count, $0.recording.checkedCount, $0.isStopped)
@@ -123,11 +82,6 @@
 
     /// Checks that the values so far are exactly `expected`, from the value at the start; a
     /// mismatch is reported at your line. Every value then counts as checked.
-    ///
-    /// ```swift
-    /// await isLoading.expectValues([false, true, false])
-    /// // "isLoading: expected [false, true, false], recorded [false, true]"
-    /// ```
     ///
     /// - Returns: Whether they matched.
     @discardableResult
@@ -149,12 +103,6 @@
 
     /// Waits for the next value the test has not checked — the first call returns the value at
     /// the start — and returns it; returns at once if it is already recorded.
-    ///
-    /// ```swift
-    /// #expect(try await isLoading.next() == false)
-    /// model.load()
-    /// #expect(try await isLoading.next() == true)
-    /// ```
     ///
     /// - Throws: ``WaitTimeoutError`` naming the property and the values recorded;
     ///   ``UnexpectedEventError`` when the recording was stopped (a misuse, also reported at your
@@ -181,12 +129,6 @@
     /// Waits until at least `count` values are recorded in total, the value at the start
     /// included; returns at once if they are. Waiting checks nothing.
     ///
-    /// ```swift
-    /// model.load()
-    /// try await isLoading.waitForCount(3)     // false, true, false
-    /// await isLoading.expectValues([false, true, false])
-    /// ```
-    ///
     /// - Throws: ``WaitTimeoutError`` naming the property and the values recorded;
     ///   `CancellationError`.
     nonisolated(nonsending) public func waitForCount(
@@ -207,11 +149,6 @@
 
     /// Checks that the property has not changed since the test last checked it; a change is
     /// reported at your line and then counts as checked.
-    ///
-    /// ```swift
-    /// model.refreshIfStale()                 // fresh data: nothing to do
-    /// await isLoading.expectNoChanges()
-    /// ```
     ///
     /// Inside a deterministic run it first waits until no job of the run is ready, so it is
     /// exact. Outside one, it is exact for every change made before the call: it reads the
@@ -241,11 +178,6 @@
 
     /// Stops recording; later changes are ignored. Values recorded before and never checked are
     /// still reported at teardown.
-    ///
-    /// ```swift
-    /// await isLoading.expectValues([false, true, false])
-    /// isLoading.cancel()
-    /// ```
     public func cancel(
       fileID: StaticString = #fileID, filePath: StaticString = #filePath,
       line: UInt = #line, column: UInt = #column
@@ -258,10 +190,6 @@
     /// `addTeardownCheck(for:)` and the recorder's `deinit` (which cannot catch up, so it names
     /// only the values already recorded) run it for you.
     ///
-    /// ```swift
-    /// await isLoading.verifyAllChecked()   // "isLoading: 1 value(s) … never checked: [true]"
-    /// ```
-    ///
     /// - Returns: Whether every value had been checked.
     @discardableResult
     nonisolated(nonsending) public func verifyAllChecked(
@@ -272,7 +200,7 @@
       return verify(at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
-    private func verify(at site: CallSite) -> Bool {
+    func verify(at site: CallSite) -> Bool {
       let (found, pending) = tracking.state.withLock { state in
         (state.recording.tearDown(), state.changePending)
       }
@@ -302,21 +230,13 @@
     ) async throws {
       let tracking = self.tracking
       let name = self.name
-      try await lockstepWait(
-        for: awaited,
-        timeout: timeout,
-        site: site,
-        arrive: { id, waiter in
-          let (stored, settle) = tracking.state.withLock { state in
-            state.watch(id, for: target ?? .event(after: state.recording.checkedCount), waiter)
-          }
-          if settle { tracking.scheduleSettle() }
-          return stored
-        },
-        depart: { id in tracking.state.withLock { $0.recording.depart(id) } },
+      try await tracking.state.wait(
+        for: awaited, timeout: timeout, site: site,
+        arrive: { $0.watch($1, for: target ?? .event(after: $0.recording.checkedCount), $2) },
+        afterUnlocking: { settle in if settle { tracking.scheduleSettle() } },
+        depart: { $0.recording.depart($1) },
         pending: {
-          let values = tracking.state.withLock { $0.recording.values }
-          return ["\(name) recorded \(values.count) value(s): \(describeValues(values))"]
+          ["\(name) recorded \($0.recording.values.count) value(s): \(describeValues($0.recording.values))"]
         })
     }
 
@@ -338,9 +258,8 @@
   }
 
   @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
-  extension PropertyRecorder: TeardownVerifiable {
+  extension PropertyRecorder: TeardownChecked {
     func prepareForTeardown() async { await tracking.catchUp() }
-    func verifyAtTeardown() -> Bool { verify(at: creationSite) }
   }
 
   /// The key path as Swift prints it when that names the property (`\\Model.count`), else

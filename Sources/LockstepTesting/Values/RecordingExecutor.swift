@@ -46,23 +46,15 @@ final class RecordingExecutor: TaskExecutor, RecordingCatchUp, Sendable {
   nonisolated(nonsending) func waitUntilCaughtUp(awaited: String, timeout: Duration, site: CallSite)
     async throws
   {
-    let state = self.state
-    try await lockstepWait(
-      for: awaited,
-      timeout: timeout,
-      site: site,
-      arrive: { id, waiter in
-        state.withLock { state in
-          let jobs = state.jobs
-          return state.watchers.watch(id, target: nil, waiter) { _ in jobs == 0 }
-        }
+    try await state.wait(
+      for: awaited, timeout: timeout, site: site,
+      arrive: { state, id, waiter in
+        let jobs = state.jobs
+        return (state.watchers.watch(id, target: nil, waiter) { _ in jobs == 0 }, [])
       },
-      depart: { id in state.withLock { $0.watchers.remove(id) } },
+      depart: { $0.watchers.remove($1) },
       pending: {
-        [
-          "the recording task still had \(state.withLock { $0.jobs }) job(s) to run (is the "
-            + "sequence's next() busy in a loop?)"
-        ]
+        ["the recording task still had \($0.jobs) job(s) to run (is the sequence's next() busy in a loop?)"]
       })
   }
 }

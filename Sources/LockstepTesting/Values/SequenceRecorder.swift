@@ -1,8 +1,7 @@
 /// Records every element of an `AsyncSequence` — and how it ends — so a test can check them one by
 /// one, with bounded waits, and cannot silently miss one.
 ///
-/// The recorder consumes the sequence in a task of its own, from the moment it is created. The
-/// test then takes the values in order, checks that nothing more has arrived, and awaits the end:
+/// The recorder consumes the sequence in a task of its own, from the moment it is created:
 ///
 /// ```swift
 /// @Test(.verifyingTeardown, .timeLimit(.minutes(1)))
@@ -18,32 +17,10 @@
 /// }
 /// ```
 ///
-/// - Every wait is bounded: ``next(timeout:fileID:filePath:line:column:)``,
-///   ``expectFinished(timeout:fileID:filePath:line:column:)`` and
-///   ``expectFailure(timeout:fileID:filePath:line:column:)`` throw a ``WaitTimeoutError`` that
-///   names the recorder and lists what did arrive, or an ``UnexpectedEventError`` when a
-///   different event came (the end instead of a value, a value instead of the end).
-/// - **Nothing is missed.** Values that arrived and were never checked — and a failure the test
-///   never looked at — are reported when the recorder goes away, or earlier by the
-///   ``Testing/Trait/verifyingTeardown`` trait, ``withTeardownVerification(isolation:_:)`` or
-///   XCTest's `addTeardownCheck(for:)`. A normal end the test did not await is not reported.
-/// - **"Nothing more yet" is exact in a deterministic run.** Under
-///   ``withDeterministicScheduling(seed:timeout:gracePeriod:fileID:filePath:line:column:_:)``,
-///   the `.deterministic` trait or ``explore(_:cancellation:maxSteps:timeout:fileID:filePath:line:column:_:)``,
-///   ``expectNoEvents(timeout:fileID:filePath:line:column:)`` first lets every job that is ready
-///   run: it holds once nothing at the current (virtual) instant can produce a value. Outside a
-///   run it is exact for every element the sequence had already produced when it was called — see
-///   the method for what that covers.
-///
-/// Works for `AsyncStream`, `AsyncThrowingStream` and any `AsyncSequence`, in XCTest and Swift
-/// Testing alike. Misuse — waiting on a recorder after ``cancel(fileID:filePath:line:column:)`` —
-/// is reported at your line; it never crashes and never hangs.
+/// Every wait is bounded, and values the test never checked are reported when the recorder goes
+/// away or at teardown; see <doc:ValuesOverTime>.
 public final class SequenceRecorder<Element: Sendable>: Sendable, CustomStringConvertible {
   /// The name reports use, e.g. `"price feed"`.
-  ///
-  /// ```swift
-  /// #expect(SequenceRecorder(stream, name: "price feed").name == "price feed")
-  /// ```
   public let name: String
 
   typealias State = RecordingState<Element, Waiter<Void>>
@@ -51,30 +28,13 @@ public final class SequenceRecorder<Element: Sendable>: Sendable, CustomStringCo
   private let task: Task<Void, Never>
   /// Outside a deterministic run: the executor of the recording task, to see it catch up.
   private let catchUp: (any RecordingCatchUp)?
-  private let creationSite: CallSite
+  let creationSite: CallSite
 
-  /// Starts recording `sequence` in a task the recorder owns.
+  /// Starts recording `sequence` in a task the recorder owns. Inside a teardown verification
+  /// scope it registers itself, and unchecked values are reported at the line that created it.
   ///
-  /// ```swift
-  /// let prices = SequenceRecorder(feed.prices(), name: "price feed")
-  /// let ticks = SequenceRecorder(AsyncStream { $0.yield(1); $0.finish() })   // "AsyncStream<Int>"
-  /// ```
-  ///
-  /// Inside a test that uses the ``Testing/Trait/verifyingTeardown`` trait (or inside
-  /// ``withTeardownVerification(isolation:_:)``), the recorder registers itself to be checked
-  /// when the test ends. Unchecked values are then reported at the line that created it.
-  ///
-  /// Outside a deterministic run, the recording task runs on a serial executor of its own (on
-  /// platforms with task executors), so that ``expectNoEvents(timeout:fileID:filePath:line:column:)``
-  /// can wait for it to catch up. Inside a run it is an ordinary task of the run.
-  ///
-  /// - Parameters:
-  ///   - sequence: The sequence to record. The recorder iterates it; don't iterate it elsewhere.
-  ///   - name: A name for reports; the sequence's type by default.
-  ///   - fileID: The caller's file ID, where unchecked values are reported; leave the default.
-  ///   - filePath: The caller's file path; leave the default.
-  ///   - line: The caller's line; leave the default.
-  ///   - column: The caller's column; leave the default.
+  /// - `sequence`: The sequence to record. The recorder iterates it; don't iterate it elsewhere.
+  /// - `name`: A name for reports; the sequence's type by default.
   public init<Recorded: AsyncSequence & SendableMetatype>(
     _ sequence: sending Recorded, name: String? = nil,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath,
@@ -89,11 +49,11 @@ public final class SequenceRecorder<Element: Sendable>: Sendable, CustomStringCo
     }
     self.task = task
     self.catchUp = catchUp
-    TeardownRegistry.registerWithCurrentScope(self)
+    registerForTeardown()
   }
 
   deinit {
-    _ = verify(at: creationSite)
+    _ = verifyAtTeardown()
   }
 
   // MARK: Reading
@@ -101,18 +61,9 @@ public final class SequenceRecorder<Element: Sendable>: Sendable, CustomStringCo
   /// Every value recorded so far, in order. Reading them counts as checking them: the teardown
   /// check reports only values that arrive after this, and ``next(timeout:fileID:filePath:line:column:)``
   /// returns the first value after them.
-  ///
-  /// ```swift
-  /// try await prices.expectFinished()   // waits for the end
-  /// #expect(prices.values == [10, 11, 12])
-  /// ```
   public var values: [Element] { state.withLock { $0.checkAll() } }
 
   /// `SequenceRecorder("price feed"): 3 value(s), 2 checked, finished`.
-  ///
-  /// ```swift
-  /// print(prices)
-  /// ```
   public var description: String {
     let (count, checked, ending) = state.withLock { ($0.values.count, $0.checkedCount, $0.ending) }
     return "SequenceRecorder(\"\(name)\"): \(count) value(s), \(checked) checked, "
@@ -124,16 +75,7 @@ public final class SequenceRecorder<Element: Sendable>: Sendable, CustomStringCo
   /// Waits for the next value the test has not checked yet and returns it; returns at once if it
   /// has already arrived.
   ///
-  /// ```swift
-  /// #expect(try await prices.next() == 10)
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - timeout: A failure bound, never a delay.
-  ///   - fileID: The caller's file ID, where failures are reported; leave the default.
-  ///   - filePath: The caller's file path; leave the default.
-  ///   - line: The caller's line; leave the default.
-  ///   - column: The caller's column; leave the default.
+  /// - `timeout`: A failure bound, never a delay.
   /// - Throws: ``WaitTimeoutError`` naming the recorder and the values that did arrive;
   ///   ``UnexpectedEventError`` when the sequence finished or failed instead, or the recording was
   ///   cancelled (a misuse, also reported at your line); `CancellationError`.
@@ -156,11 +98,6 @@ public final class SequenceRecorder<Element: Sendable>: Sendable, CustomStringCo
   }
 
   /// Waits until the sequence finishes normally; returns at once if it already has.
-  ///
-  /// ```swift
-  /// feed.close()
-  /// try await prices.expectFinished()
-  /// ```
   ///
   /// The end must be the next event: a value the test has not checked yet comes first and fails
   /// the wait (it then counts as checked).
@@ -189,11 +126,6 @@ public final class SequenceRecorder<Element: Sendable>: Sendable, CustomStringCo
   }
 
   /// Waits until the sequence throws, and returns the error; returns at once if it already has.
-  ///
-  /// ```swift
-  /// let error = try await quotes.expectFailure()
-  /// #expect(error as? QuoteError == .disconnected)
-  /// ```
   ///
   /// The failure must be the next event: a value the test has not checked yet comes first and
   /// fails the wait.
@@ -225,12 +157,6 @@ public final class SequenceRecorder<Element: Sendable>: Sendable, CustomStringCo
   /// Waits until at least `count` values have been recorded in total, checked or not, or the
   /// recording has ended; returns at once if it already has. Waiting checks nothing.
   ///
-  /// ```swift
-  /// feed.start()
-  /// try await prices.waitForCount(3)
-  /// #expect(prices.values == [10, 11, 12])
-  /// ```
-  ///
   /// - Throws: ``WaitTimeoutError`` naming the recorder and what did arrive; `CancellationError`.
   ///   When the recording ends with fewer values, it returns: check the values.
   nonisolated(nonsending) public func waitForCount(
@@ -248,32 +174,11 @@ public final class SequenceRecorder<Element: Sendable>: Sendable, CustomStringCo
   /// Checks that no event has arrived that the test has not checked: no value, no end, no
   /// failure. A failure is reported at your line and the events found count as checked.
   ///
-  /// ```swift
-  /// #expect(try await prices.next() == 10)
-  /// await prices.expectNoEvents()   // "price feed": expected no new events, got 1 value(s): [11]
-  /// ```
+  /// Inside a deterministic run it first waits until no job of the run is ready; outside one,
+  /// until the recording task has recorded every element handed to it (see
+  /// <doc:ValuesOverTime#Nothing-more-yet>).
   ///
-  /// What "yet" means:
-  /// - **Inside a deterministic run** (the `.deterministic` trait,
-  ///   ``withDeterministicScheduling(seed:timeout:gracePeriod:fileID:filePath:line:column:_:)``,
-  ///   ``explore(_:cancellation:maxSteps:timeout:fileID:filePath:line:column:_:)``) it first waits
-  ///   until no job of the run is ready — everything that can happen at the current virtual
-  ///   instant has happened, without moving virtual time — so the check is exact.
-  /// - **Outside a run** it first waits until the recording task has caught up: every element the
-  ///   sequence had handed over when you called it has been recorded. That covers every element
-  ///   produced before the call by code that has already run — `yield`s to an `AsyncStream` or
-  ///   `AsyncThrowingStream`, by the test or by work it waited for (`waitUntilIdle()`, a gate). It
-  ///   cannot cover elements that other tasks are still about to produce, nor work a sequence does
-  ///   inside its own `next()` on another actor; no check outside a deterministic run can. (On
-  ///   Apple platforms before macOS 15 / iOS 18, which have no task executors, it checks what has
-  ///   been recorded.)
-  ///
-  /// - Parameters:
-  ///   - timeout: A failure bound for the recording task to catch up.
-  ///   - fileID: The caller's file ID, where a failure is reported; leave the default.
-  ///   - filePath: The caller's file path; leave the default.
-  ///   - line: The caller's line; leave the default.
-  ///   - column: The caller's column; leave the default.
+  /// - `timeout`: A failure bound for the recording task to catch up.
   /// - Returns: Whether nothing new had arrived.
   @discardableResult
   nonisolated(nonsending) public func expectNoEvents(
@@ -310,11 +215,6 @@ public final class SequenceRecorder<Element: Sendable>: Sendable, CustomStringCo
   /// arrived before and were never checked are still reported at teardown; use
   /// ``cancelAndIgnoreRemaining(fileID:filePath:line:column:)`` to drop them.
   ///
-  /// ```swift
-  /// #expect(try await ticks.next() == 1)
-  /// ticks.cancel()               // the ticker runs forever; the test is done with it
-  /// ```
-  ///
   /// Values that arrived before the cancellation can still be taken with ``next(timeout:fileID:filePath:line:column:)``;
   /// waiting for more after that is a misuse, reported at the waiting line.
   public func cancel(
@@ -326,11 +226,6 @@ public final class SequenceRecorder<Element: Sendable>: Sendable, CustomStringCo
 
   /// Stops recording, and counts every value recorded so far as checked: nothing is reported at
   /// teardown.
-  ///
-  /// ```swift
-  /// #expect(try await ticks.next() == 1)
-  /// ticks.cancelAndIgnoreRemaining()
-  /// ```
   public func cancelAndIgnoreRemaining(
     fileID: StaticString = #fileID, filePath: StaticString = #filePath,
     line: UInt = #line, column: UInt = #column
@@ -349,10 +244,6 @@ public final class SequenceRecorder<Element: Sendable>: Sendable, CustomStringCo
   /// ``Testing/Trait/verifyingTeardown`` trait, `addTeardownCheck(for:)` and the recorder's
   /// `deinit` run it for you.
   ///
-  /// ```swift
-  /// prices.verifyAllChecked()   // "price feed": 1 value arrived that the test never checked: [13]
-  /// ```
-  ///
   /// - Returns: Whether everything had been checked (also when the check had already run).
   @discardableResult
   public func verifyAllChecked(
@@ -362,7 +253,7 @@ public final class SequenceRecorder<Element: Sendable>: Sendable, CustomStringCo
     verify(at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
-  private func verify(at site: CallSite) -> Bool {
+  func verify(at site: CallSite) -> Bool {
     guard let found = state.withLock({ $0.tearDown() }) else { return true }
     stop(at: site)
     if !found.values.isEmpty {
@@ -399,17 +290,12 @@ public final class SequenceRecorder<Element: Sendable>: Sendable, CustomStringCo
   nonisolated(nonsending) private func waitFor(
     _ target: State.Target?, awaited: String, timeout: Duration, site: CallSite
   ) async throws {
-    let state = self.state
     let name = self.name
-    try await lockstepWait(
-      for: awaited,
-      timeout: timeout,
-      site: site,
-      arrive: { id, waiter in
-        state.withLock { $0.watch(id, for: target ?? .event(after: $0.checkedCount), waiter) }
-      },
-      depart: { id in state.withLock { $0.depart(id) } },
-      pending: { [state.withLock { Self.progress(of: $0, name: name) }] })
+    try await state.wait(
+      for: awaited, timeout: timeout, site: site,
+      arrive: { ($0.watch($1, for: target ?? .event(after: $0.checkedCount), $2), []) },
+      depart: { $0.depart($1) },
+      pending: { [Self.progress(of: $0, name: name)] })
   }
 
   /// Lets the recording catch up: in a run, until no job is ready; outside, until the recording
@@ -464,10 +350,9 @@ public final class SequenceRecorder<Element: Sendable>: Sendable, CustomStringCo
   }
 }
 
-extension SequenceRecorder: TeardownVerifiable {
+extension SequenceRecorder: TeardownChecked {
   /// Lets the recording catch up first, so that a value already produced is seen.
   func prepareForTeardown() async { await catchUp(timeout: .seconds(10), site: creationSite) }
-  func verifyAtTeardown() -> Bool { verify(at: creationSite) }
 }
 
 /// Consumes `sequence` into `state` until it ends or the recording is stopped.

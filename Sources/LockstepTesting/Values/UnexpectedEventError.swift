@@ -14,42 +14,17 @@
 /// ```
 public struct UnexpectedEventError: Error, CustomStringConvertible, Sendable {
   /// The recorder's name, e.g. `"price feed"`.
-  ///
-  /// ```swift
-  /// #expect(error.name == "price feed")
-  /// ```
   public let name: String
   /// What the test waited for: `a value`, `the end`, `a failure`.
-  ///
-  /// ```swift
-  /// #expect(error.expected == "the end")
-  /// ```
   public let expected: String
   /// What came instead, e.g. `the value 11` or `the end (finished)`.
-  ///
-  /// ```swift
-  /// #expect(error.found == "the value 11")
-  /// ```
   public let found: String
   /// Where the test waited.
-  ///
-  /// ```swift
-  /// print(error.site)   // "MyAppTests/PriceTests.swift:14:22"
-  /// ```
   public let site: CallSite
   /// Every value recorded so far, as `String(reflecting:)` prints them.
-  ///
-  /// ```swift
-  /// #expect(error.values == ["10", "11"])
-  /// ```
   public let values: [String]
 
   /// Creates the error; recorders throw it, you rarely need to.
-  ///
-  /// ```swift
-  /// throw UnexpectedEventError(name: "feed", expected: "a value", found: "the end (finished)",
-  ///                            site: CallSite(), values: ["1"])
-  /// ```
   public init(name: String, expected: String, found: String, site: CallSite, values: [String]) {
     self.name = name
     self.expected = expected
@@ -59,10 +34,6 @@ public struct UnexpectedEventError: Error, CustomStringConvertible, Sendable {
   }
 
   /// `"price feed": expected the end at …, got the value 11 (values so far: [10, 11])`.
-  ///
-  /// ```swift
-  /// print(error)
-  /// ```
   public var description: String {
     let shown = values.prefix(20).joined(separator: ", ") + (values.count > 20 ? ", …" : "")
     return "\"\(name)\": expected \(expected) at \(site), got \(found) (values so far: [\(shown)])"

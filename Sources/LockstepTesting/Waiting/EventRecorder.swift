@@ -11,31 +11,19 @@
 /// #expect(prices.values == [10, 11, 12])
 /// ```
 ///
-/// For events without a value use ``EventCounter``. Works in XCTest and Swift Testing alike:
-/// failed expectations are reported to whichever framework is running.
+/// For events without a value use ``EventCounter``. Failed expectations are reported to whichever
+/// test framework is running.
 public final class EventRecorder<Value: Sendable>: Sendable, CustomStringConvertible {
   /// The name used in failure messages, e.g. `"completion"`.
-  ///
-  /// ```swift
-  /// #expect(EventCounter("completion").name == "completion")
-  /// ```
   public let name: String
-  private let state = Locked(EventState<Value>())
+  private let state = Locked(EventRecorderState<Value>())
 
-  /// Creates an empty recorder.
-  ///
-  /// ```swift
-  /// let saves = EventRecorder<String>("saved draft")
-  /// ```
+  /// Creates an empty recorder named `name` for failure messages.
   public init(_ name: String) {
     self.name = name
   }
 
   /// Records one event. Safe to call from any thread or task.
-  ///
-  /// ```swift
-  /// api.fetch { result in responses.record(result) }
-  /// ```
   public func record(_ value: Value) {
     let satisfied = state.withLock { state in
       state.values.append(value)
@@ -45,33 +33,16 @@ public final class EventRecorder<Value: Sendable>: Sendable, CustomStringConvert
   }
 
   /// The values recorded so far, in order.
-  ///
-  /// ```swift
-  /// #expect(prices.values == [10, 11, 12])
-  /// ```
   public var values: [Value] { state.withLock { $0.values } }
 
   /// How many events were recorded so far.
-  ///
-  /// ```swift
-  /// #expect(completions.count == 1)
-  /// ```
   public var count: Int { state.withLock { $0.values.count } }
 
   /// `name: N event(s)`.
-  ///
-  /// ```swift
-  /// print(prices)   // price feed: 3 event(s)
-  /// ```
   public var description: String { "\(name): \(count) event(s)" }
 
   /// Waits until at least `count` events have been recorded; returns at once if they already
   /// have.
-  ///
-  /// ```swift
-  /// feed.start()
-  /// try await prices.waitForCount(3)
-  /// ```
   ///
   /// - Throws: ``WaitTimeoutError`` with the expected and actual count, or `CancellationError`.
   nonisolated(nonsending) public func waitForCount(
@@ -79,34 +50,17 @@ public final class EventRecorder<Value: Sendable>: Sendable, CustomStringConvert
     fileID: StaticString = #fileID, filePath: StaticString = #filePath,
     line: UInt = #line, column: UInt = #column
   ) async throws {
-    let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-    let state = self.state
-    let name = self.name
-    try await lockstepWait(
-      for: "\(count) event(s) of \"\(name)\"",
-      timeout: timeout,
-      site: site,
-      arrive: { id, waiter in
-        state.withLock { state in
-          let recorded = state.values.count
-          return state.counts.watch(id, target: count, count: recorded, waiter)
-        }
-      },
-      depart: { id in state.withLock { $0.counts.depart(id) } },
-      pending: { ["expected \(count), got \(state.withLock { $0.values.count })"] })
+    try await state.wait(
+      for: "\(count) event(s) of \"\(self.name)\"", timeout: timeout,
+      site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column),
+      arrive: { ($0.counts.watch($1, target: count, count: $0.values.count, $2), []) },
+      depart: { $0.counts.depart($1) },
+      pending: { ["expected \(count), got \($0.values.count)"] })
   }
 
   /// Checks that exactly `expected` events were recorded, reporting a failure with the expected
-  /// and actual count to the running test framework if not.
-  ///
-  /// Call it once the work is done (for example after `TestTaskFactory.waitUntilIdle()`), so that
-  /// a late extra event is counted too.
-  ///
-  /// ```swift
-  /// api.fetch { _ in completions.record() }
-  /// try await tasks.waitUntilIdle()
-  /// completions.expectCount(1)     // "completion: expected exactly 1 event(s), got 2"
-  /// ```
+  /// and actual count to the running test framework if not. Call it once the work is done, so
+  /// that a late extra event is counted too.
   ///
   /// - Returns: Whether the count matched.
   @discardableResult
@@ -136,40 +90,5 @@ public typealias EventCounter = EventRecorder<Void>
 
 extension EventRecorder where Value == Void {
   /// Records one event.
-  ///
-  /// ```swift
-  /// api.load { _ in completion.record() }
-  /// ```
   public func record() { record(()) }
-}
-
-/// The state behind ``EventRecorder``: the values, and who waits for how many (``EventCounts``).
-///
-/// Only the values are generic over the recorder's `Value`. Called from a test's module, code
-/// generic over `Value` runs unspecialized, looking up the runtime type of every generic type it
-/// touches; the recorder calls the waiting part with a concrete waiter type, so that it runs
-/// specialized.
-struct EventState<Value> {
-  var values: [Value] = []
-  var counts = EventCounts<Waiter<Void>>()
-}
-
-/// The pure state machine of an ``EventRecorder``'s waits: who waits for how many events.
-struct EventCounts<Waiter> {
-  private var watchers = Watchers<Int, Waiter>()
-
-  /// The recorder now has `count` events; returns the watchers whose target is now reached.
-  mutating func recorded(count: Int) -> [Waiter] {
-    watchers.takeReached { count >= $0 }
-  }
-
-  /// A watcher arrives while the recorder has `count` events; false when the target is already
-  /// reached.
-  mutating func watch(_ id: WaiterID, target: Int, count: Int, _ waiter: Waiter) -> Bool {
-    watchers.watch(id, target: target, waiter) { count >= $0 }
-  }
-
-  mutating func depart(_ id: WaiterID) -> Waiter? {
-    watchers.remove(id)
-  }
 }

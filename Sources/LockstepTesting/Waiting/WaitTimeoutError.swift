@@ -20,46 +20,21 @@
 /// ```
 public struct WaitTimeoutError: Error, CustomStringConvertible, Sendable {
   /// What the wait was waiting for, e.g. `every task of the TestTaskFactory to finish`.
-  ///
-  /// ```swift
-  /// #expect(error.awaited == "every task of the TestTaskFactory to finish")
-  /// ```
   public let awaited: String
   /// The limit that elapsed, as the wait was given it. When `LOCKSTEP_TIMEOUT_SCALE` lengthened a
   /// real-time bound, the description gives both: `Timed out after 50 s (10 s ×
   /// LOCKSTEP_TIMEOUT_SCALE=5)`.
-  ///
-  /// ```swift
-  /// #expect(error.timeout == .seconds(10))
-  /// ```
   public let timeout: Duration
   /// Where the wait was started.
-  ///
-  /// ```swift
-  /// print(error.site)   // "MyAppTests/ProfileTests.swift:14:21"
-  /// ```
   public let site: CallSite
   /// What was still pending when the wait gave up: tasks, waiters, calls, sleepers.
-  ///
-  /// ```swift
-  /// for item in error.pending { print(item) }   // task #1 "load profile", created at …
-  /// ```
   public let pending: [String]
   /// Whether the limit elapsed in a deterministic run's virtual time rather than in real time.
-  ///
-  /// ```swift
-  /// if error.isVirtualTime { print("the run's virtual clock reached the bound") }
-  /// ```
   public let isVirtualTime: Bool
   /// The `LOCKSTEP_TIMEOUT_SCALE` factor the bound was lengthened by, in real time (1: none).
   let scale: Double
 
   /// Creates an error for a wait that gave up.
-  ///
-  /// ```swift
-  /// throw WaitTimeoutError(awaited: "the cache to warm up", timeout: .seconds(1),
-  ///                        site: CallSite(), pending: ["3 of 5 entries loaded"])
-  /// ```
   public init(awaited: String, timeout: Duration, site: CallSite, pending: [String]) {
     self.init(awaited: awaited, timeout: timeout, site: site, pending: pending, isVirtualTime: false)
   }
@@ -77,10 +52,6 @@ public struct WaitTimeoutError: Error, CustomStringConvertible, Sendable {
   }
 
   /// A readable explanation, listing the pending items one a line.
-  ///
-  /// ```swift
-  /// print(error)   // "Timed out after 10 s at … Still pending: …"
-  /// ```
   public var description: String {
     var limit = timeout.lockstepText + (isVirtualTime ? " of virtual time" : "")
     if scale != 1 {
