@@ -52,10 +52,11 @@ extension TaskFactory {
   /// The closure inherits the caller's actor isolation: called from a `@MainActor` method, it runs
   /// on the main actor.
   ///
-  /// - `name`: A name shown in Lockstep's reports (and, where the platform supports it, in the
-  ///   debugger).
-  /// - `priority`: The task's priority, or `nil` to inherit it.
-  /// - `operation`: The work to run.
+  /// - Parameters:
+  ///   - name: A name shown in Lockstep's reports (and, where the platform supports it, in the
+  ///     debugger).
+  ///   - priority: The task's priority, or `nil` to inherit it.
+  ///   - operation: The work to run.
   /// - Returns: The task's handle, to await or cancel it.
   @discardableResult
   public func task<Success: Sendable>(

@@ -101,8 +101,9 @@ public final class TestTaskFactory: TaskFactory, Sendable {
   /// It returns as soon as the last task finishes: it never polls and never sleeps, so a passing
   /// test never waits longer than its work takes.
   ///
-  /// - `timeout`: A failure bound, not a delay. When it elapses the wait throws a
-  ///   ``WaitTimeoutError`` listing each unfinished task by name and creation site.
+  /// - Parameters:
+  ///   - timeout: A failure bound, not a delay. When it elapses the wait throws a
+  ///     ``WaitTimeoutError`` listing each unfinished task by name and creation site.
   /// - Throws: ``WaitTimeoutError``, or `CancellationError` when the waiting task is cancelled.
   nonisolated(nonsending) public func waitUntilIdle(
     timeout: Duration = .seconds(10),

@@ -79,8 +79,9 @@ public final class ControlledCalls<Argument: Sendable, Output: Sendable>: Sendab
   /// ``withControlledCallsVerification(isolation:_:)``), it registers itself to be checked when
   /// the test ends; unfinished calls are then reported at the line that created it.
   ///
-  /// - `name`: A name for reports: `"loader call #2 (argument: 7) was never completed"`.
-  /// - `cancellation`: Whether a caller's cancellation ends its pending call.
+  /// - Parameters:
+  ///   - name: A name for reports: `"loader call #2 (argument: 7) was never completed"`.
+  ///   - cancellation: Whether a caller's cancellation ends its pending call.
   public init(
     _ name: String = "controlled", cancellation: ControlledCallsCancellation = .ignored,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath,
@@ -170,9 +171,10 @@ public final class ControlledCalls<Argument: Sendable, Output: Sendable>: Sendab
   /// Waits until call `id` has really arrived — the fake has received it — and returns its
   /// argument. Returns at once if it already has (even if it has been completed since).
   ///
-  /// - `id`: The call's id: 1 for the first call.
-  /// - `timeout`: A failure bound. When it elapses, the wait throws a
-  ///   ``WaitTimeoutError`` naming the call and listing the calls that did arrive.
+  /// - Parameters:
+  ///   - id: The call's id: 1 for the first call.
+  ///   - timeout: A failure bound. When it elapses, the wait throws a
+  ///     ``WaitTimeoutError`` naming the call and listing the calls that did arrive.
   /// - Returns: The call's argument.
   /// - Throws: ``WaitTimeoutError``, or `CancellationError` if the waiting task is cancelled.
   @discardableResult

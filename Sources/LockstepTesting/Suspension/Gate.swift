@@ -43,8 +43,9 @@ public final class Gate: Sendable, CustomStringConvertible {
 
   /// Waits until the gate is open; returns at once if it already is.
   ///
-  /// - `timeout`: A failure bound: when it elapses, the wait throws a
-  ///   ``WaitTimeoutError`` naming the gate.
+  /// - Parameters:
+  ///   - timeout: A failure bound: when it elapses, the wait throws a
+  ///     ``WaitTimeoutError`` naming the gate.
   /// - Throws: ``WaitTimeoutError``, or `CancellationError` if the waiting task is cancelled.
   nonisolated(nonsending) public func wait(
     timeout: Duration = .seconds(10),

@@ -56,9 +56,10 @@ public final class KeyedGates<Key: Hashable & Sendable>: Sendable, CustomStringC
   /// Records a request for `key` and waits until the test opens that key; returns at once if it
   /// already has.
   ///
-  /// - `key`: The key to wait for: the query, the record id.
-  /// - `timeout`: A failure bound: when it elapses, the wait throws a
-  ///   ``WaitTimeoutError`` naming the key.
+  /// - Parameters:
+  ///   - key: The key to wait for: the query, the record id.
+  ///   - timeout: A failure bound: when it elapses, the wait throws a
+  ///     ``WaitTimeoutError`` naming the key.
   /// - Throws: ``WaitTimeoutError``, or `CancellationError` if the waiting task is cancelled.
   nonisolated(nonsending) public func wait(
     for key: Key, timeout: Duration = .seconds(10),

@@ -173,9 +173,10 @@ public final class TestClock: Clock, Sendable, CustomStringConvertible {
   /// Moves time forward by `duration` and wakes every sleeper that is due, each `sleep` returning
   /// before the next wakes and before this returns. A negative duration is a reported misuse.
   ///
-  /// - `duration`: How far to move time.
-  /// - `timeout`: A failure bound for each woken sleeper to return from `sleep` (it elapses only
-  ///   when the executor that runs the sleeper is blocked); reported as an issue.
+  /// - Parameters:
+  ///   - duration: How far to move time.
+  ///   - timeout: A failure bound for each woken sleeper to return from `sleep` (it elapses only
+  ///     when the executor that runs the sleeper is blocked); reported as an issue.
   /// - Returns: How many sleepers were woken.
   @discardableResult
   nonisolated(nonsending) public func advance(
@@ -210,8 +211,9 @@ public final class TestClock: Clock, Sendable, CustomStringConvertible {
   /// woken sleeper that sleeps again before the next step is included; one that gets there later
   /// is not.
   ///
-  /// - `timeout`: A failure bound in real time: if sleepers are still left after it
-  ///   (code that sleeps in an endless loop), an issue naming them is reported and `run` returns.
+  /// - Parameters:
+  ///   - timeout: A failure bound in real time: if sleepers are still left after it
+  ///     (code that sleeps in an endless loop), an issue naming them is reported and `run` returns.
   /// - Returns: How many sleepers were woken.
   @discardableResult
   nonisolated(nonsending) public func run(

@@ -87,8 +87,9 @@ public final class TestQueue: WorkScheduler, CustomStringConvertible {
   /// the calling thread, without moving time. Work of other queues and sleepers of the clock are
   /// left alone.
   ///
-  /// - `timeout`: A failure bound in real time for work that keeps scheduling work for
-  ///   now in an endless loop: reported as an issue, and the method returns.
+  /// - Parameters:
+  ///   - timeout: A failure bound in real time for work that keeps scheduling work for
+  ///     now in an endless loop: reported as an issue, and the method returns.
   /// - Returns: How many work items ran.
   @discardableResult
   public func runDueWork(
@@ -117,9 +118,10 @@ public final class TestQueue: WorkScheduler, CustomStringConvertible {
   /// the ``clock``, interleaved with its sleepers, as in
   /// ``TestClock/advance(by:timeout:fileID:filePath:line:column:)``.
   ///
-  /// - `duration`: How far to move time; a negative duration is a reported misuse.
-  /// - `timeout`: A failure bound in real time (a woken sleeper that does not return from
-  ///   `sleep`, work that schedules work for now in an endless loop); reported as an issue.
+  /// - Parameters:
+  ///   - duration: How far to move time; a negative duration is a reported misuse.
+  ///   - timeout: A failure bound in real time (a woken sleeper that does not return from
+  ///     `sleep`, work that schedules work for now in an endless loop); reported as an issue.
   /// - Returns: How many work items ran, on every queue of the clock.
   @discardableResult
   nonisolated(nonsending) public func advance(
@@ -152,8 +154,9 @@ public final class TestQueue: WorkScheduler, CustomStringConvertible {
   /// Advances to each next deadline in turn — of the work of every queue on the clock and of its
   /// sleepers — running what is due, until nothing is left.
   ///
-  /// - `timeout`: A failure bound in real time: if work is still left after it (work that
-  ///   reschedules itself forever), an issue naming it is reported and `run` returns.
+  /// - Parameters:
+  ///   - timeout: A failure bound in real time: if work is still left after it (work that
+  ///     reschedules itself forever), an issue naming it is reported and `run` returns.
   /// - Returns: How many work items ran, on every queue of the clock.
   @discardableResult
   nonisolated(nonsending) public func run(

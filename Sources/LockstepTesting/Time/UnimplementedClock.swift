@@ -33,7 +33,8 @@ public final class UnimplementedClock: Clock, Sendable, CustomStringConvertible 
 
   /// Creates a clock that reports every use.
   ///
-  /// - `name`: A name for reports.
+  /// - Parameters:
+  ///   - name: A name for reports.
   public init(
     _ name: String = "UnimplementedClock",
     fileID: StaticString = #fileID, filePath: StaticString = #filePath,

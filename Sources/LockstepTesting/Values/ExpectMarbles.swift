@@ -29,11 +29,12 @@
 /// deterministic run, on that run), so the ticks are exact and take microseconds. Misuse of a
 /// diagram is reported at your line and nothing runs. See <doc:ValuesOverTime> for the rules.
 ///
-/// - `input`: The input diagram; each letter or digit stands for itself, as a `String`.
-/// - `expected`: The output diagram the code under test must produce.
-/// - `tick`: How long one character lasts on the clock.
-/// - `body`: Builds the code under test from the input and the clock, and returns its output.
-///   It runs inside the deterministic run.
+/// - Parameters:
+///   - input: The input diagram; each letter or digit stands for itself, as a `String`.
+///   - expected: The output diagram the code under test must produce.
+///   - tick: How long one character lasts on the clock.
+///   - body: Builds the code under test from the input and the clock, and returns its output.
+///     It runs inside the deterministic run.
 /// - Returns: Whether the output matched.
 @discardableResult
 public func expectMarbles<Output: AsyncSequence & SendableMetatype>(
@@ -59,10 +60,11 @@ public func expectMarbles<Output: AsyncSequence & SendableMetatype>(
 /// }
 /// ```
 ///
-/// - `inputs`: The input diagrams, in the order the body receives them.
-/// - `expected`: The output diagram the code under test must produce.
-/// - `tick`: How long one character lasts on the clock.
-/// - `body`: Builds the code under test from the inputs and the clock, and returns its output.
+/// - Parameters:
+///   - inputs: The input diagrams, in the order the body receives them.
+///   - expected: The output diagram the code under test must produce.
+///   - tick: How long one character lasts on the clock.
+///   - body: Builds the code under test from the inputs and the clock, and returns its output.
 /// - Returns: Whether the output matched.
 @discardableResult
 public func expectMarbles<Output: AsyncSequence & SendableMetatype>(
@@ -89,11 +91,12 @@ public func expectMarbles<Output: AsyncSequence & SendableMetatype>(
 ///
 /// An output value that no character stands for is drawn as `?` and named in the report.
 ///
-/// - `input`: The input diagram.
-/// - `expected`: The output diagram the code under test must produce.
-/// - `values`: The value of each letter or digit used in the diagrams.
-/// - `tick`: How long one character lasts on the clock.
-/// - `body`: Builds the code under test from the input and the clock, and returns its output.
+/// - Parameters:
+///   - input: The input diagram.
+///   - expected: The output diagram the code under test must produce.
+///   - values: The value of each letter or digit used in the diagrams.
+///   - tick: How long one character lasts on the clock.
+///   - body: Builds the code under test from the input and the clock, and returns its output.
 /// - Returns: Whether the output matched.
 @discardableResult
 public func expectMarbles<Value: Sendable & Equatable, Output: AsyncSequence & SendableMetatype>(
@@ -120,11 +123,12 @@ public func expectMarbles<Value: Sendable & Equatable, Output: AsyncSequence & S
 /// }
 /// ```
 ///
-/// - `inputs`: The input diagrams, in the order the body receives them.
-/// - `expected`: The output diagram the code under test must produce.
-/// - `values`: The value of each letter or digit used in the diagrams.
-/// - `tick`: How long one character lasts on the clock.
-/// - `body`: Builds the code under test from the inputs and the clock, and returns its output.
+/// - Parameters:
+///   - inputs: The input diagrams, in the order the body receives them.
+///   - expected: The output diagram the code under test must produce.
+///   - values: The value of each letter or digit used in the diagrams.
+///   - tick: How long one character lasts on the clock.
+///   - body: Builds the code under test from the inputs and the clock, and returns its output.
 /// - Returns: Whether the output matched.
 @discardableResult
 public func expectMarbles<Value: Sendable & Equatable, Output: AsyncSequence & SendableMetatype>(

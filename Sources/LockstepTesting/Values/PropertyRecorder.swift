@@ -38,10 +38,11 @@
     /// reads the property there. A computed property is recorded like a stored one: it changes
     /// when a property it reads changes and its value differs.
     ///
-    /// - `object`: An `@Observable` object.
-    /// - `keyPath`: The property to record.
-    /// - `name`: A name for reports. Without one, reports name the type: `a Bool property of
-    ///   ItemsModel` (the key paths of `@Observable` properties print without their names).
+    /// - Parameters:
+    ///   - object: An `@Observable` object.
+    ///   - keyPath: The property to record.
+    ///   - name: A name for reports. Without one, reports name the type: `a Bool property of
+    ///     ItemsModel` (the key paths of `@Observable` properties print without their names).
     public init<Object: Observable & AnyObject>(
       _ object: Object, _ keyPath: KeyPath<Object, Value>, name: String? = nil,
       isolation: isolated (any Actor)? = #isolation,

@@ -33,8 +33,9 @@ public final class SequenceRecorder<Element: Sendable>: Sendable, CustomStringCo
   /// Starts recording `sequence` in a task the recorder owns. Inside a teardown verification
   /// scope it registers itself, and unchecked values are reported at the line that created it.
   ///
-  /// - `sequence`: The sequence to record. The recorder iterates it; don't iterate it elsewhere.
-  /// - `name`: A name for reports; the sequence's type by default.
+  /// - Parameters:
+  ///   - sequence: The sequence to record. The recorder iterates it; don't iterate it elsewhere.
+  ///   - name: A name for reports; the sequence's type by default.
   public init<Recorded: AsyncSequence & SendableMetatype>(
     _ sequence: sending Recorded, name: String? = nil,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath,
@@ -75,7 +76,8 @@ public final class SequenceRecorder<Element: Sendable>: Sendable, CustomStringCo
   /// Waits for the next value the test has not checked yet and returns it; returns at once if it
   /// has already arrived.
   ///
-  /// - `timeout`: A failure bound, never a delay.
+  /// - Parameters:
+  ///   - timeout: A failure bound, never a delay.
   /// - Throws: ``WaitTimeoutError`` naming the recorder and the values that did arrive;
   ///   ``UnexpectedEventError`` when the sequence finished or failed instead, or the recording was
   ///   cancelled (a misuse, also reported at your line); `CancellationError`.
@@ -178,7 +180,8 @@ public final class SequenceRecorder<Element: Sendable>: Sendable, CustomStringCo
   /// until the recording task has recorded every element handed to it (see
   /// <doc:ValuesOverTime#Nothing-more-yet>).
   ///
-  /// - `timeout`: A failure bound for the recording task to catch up.
+  /// - Parameters:
+  ///   - timeout: A failure bound for the recording task to catch up.
   /// - Returns: Whether nothing new had arrived.
   @discardableResult
   nonisolated(nonsending) public func expectNoEvents(

@@ -12,9 +12,10 @@
 /// caller's isolation; to read an actor's state, use the async form,
 /// ``waitUntil(_:timeout:isolation:fileID:filePath:line:column:_:)-4c64k``.
 ///
-/// - `description`: What you are waiting for, in words; it is the first thing a failure says.
-/// - `timeout`: A failure bound in real time, not a delay.
-/// - `condition`: Checked until it returns `true`. An error it throws ends the wait.
+/// - Parameters:
+///   - description: What you are waiting for, in words; it is the first thing a failure says.
+///   - timeout: A failure bound in real time, not a delay.
+///   - condition: Checked until it returns `true`. An error it throws ends the wait.
 /// - Throws: ``WaitTimeoutError`` saying how many checks it made, `CancellationError`, or the
 ///   condition's error.
 public func waitUntil(
@@ -44,9 +45,10 @@ public func waitUntil(
 /// A closure without `await` picks the synchronous form. A check still awaiting something when
 /// the bound passes is not interrupted: the wait fails once it returns `false`.
 ///
-/// - `description`: What you are waiting for, in words; it is the first thing a failure says.
-/// - `timeout`: A failure bound in real time, not a delay.
-/// - `condition`: Checked until it returns `true`. An error it throws ends the wait.
+/// - Parameters:
+///   - description: What you are waiting for, in words; it is the first thing a failure says.
+///   - timeout: A failure bound in real time, not a delay.
+///   - condition: Checked until it returns `true`. An error it throws ends the wait.
 /// - Throws: ``WaitTimeoutError``, `CancellationError`, or the condition's error.
 public func waitUntil(
   _ description: String,

@@ -5,9 +5,10 @@
 /// still runs. A callback that comes more than once is reported as a misuse at this call's line
 /// (never a second resume); one that comes after the wait gave up is ignored.
 ///
-/// - `description`: What the callback means, for failure messages: `"avatar loaded"`.
-/// - `timeout`: A failure bound in real time; a passing test never reaches it.
-/// - `start`: Starts the API call with `done` as its completion.
+/// - Parameters:
+///   - description: What the callback means, for failure messages: `"avatar loaded"`.
+///   - timeout: A failure bound in real time; a passing test never reaches it.
+///   - start: Starts the API call with `done` as its completion.
 /// - Returns: The value the callback was called with first.
 /// - Throws: ``WaitTimeoutError``, `CancellationError`, or what `start` throws.
 nonisolated(nonsending) public func withCallback<Value: Sendable>(
