@@ -11,14 +11,32 @@ enum IssueDestination: Equatable {
   case standardError
 
   /// The destination for an issue reported with `collecting` (a collector is active),
-  /// `inSwiftTestingTest` (`Test.current` is set) and `inXCTestProcess` (XCTest runs this
-  /// process's tests, see ``isXCTestProcess(executable:environment:)``).
-  static func choose(collecting: Bool, inSwiftTestingTest: Bool, inXCTestProcess: Bool) -> Self {
+  /// `inSwiftTestingTest` (`Test.current` is set, or was where the reporting primitive was made),
+  /// `inXCTestProcess` (XCTest runs this process's tests, see
+  /// ``isXCTestProcess(executable:environment:)``) and `runsSwiftTesting` (this process runs the
+  /// Swift Testing tests, see ``runsSwiftTesting(arguments:)``). A report from a thread with no
+  /// test of its own goes to Swift Testing in a process that runs Swift Testing: it reaches the
+  /// runner and fails the run, where `XCTFail` outside an XCTest case would be lost.
+  static func choose(
+    collecting: Bool, inSwiftTestingTest: Bool, inXCTestProcess: Bool, runsSwiftTesting: Bool
+  ) -> Self {
     if collecting { return .collector }
     if inSwiftTestingTest { return .swiftTesting }
+    if runsSwiftTesting { return .swiftTesting }
     if inXCTestProcess { return .xcTest }
     return .standardError
   }
+
+  /// Whether a process with these arguments runs only Swift Testing's tests: `swift test` starts
+  /// the test bundle once for XCTest and once with `--testing-library swift-testing`.
+  static func runsSwiftTesting(arguments: [String]) -> Bool {
+    zip(arguments, arguments.dropFirst()).contains {
+      $0 == "--testing-library" && $1 == "swift-testing"
+    }
+  }
+
+  /// Whether this process runs only Swift Testing's tests; decided once.
+  static let runsSwiftTesting = runsSwiftTesting(arguments: CommandLine.arguments)
 
   /// Whether XCTest runs the tests of a process with this executable path (its first argument)
   /// and environment: the executable is a test bundle (`….xctest`, as `swift test` runs it on

@@ -66,14 +66,33 @@ public func collectingIssues<Result>(
   return (result, collector.issues.value)
 }
 
+/// Where a report goes when the thread that makes it has no test of its own: taken where a
+/// primitive is made, so that a misuse reported later from a Dispatch callback or a detached task
+/// still reaches the test (or the collector) that made the primitive.
+struct IssueContext: Sendable {
+  let collector: IssueCollector?
+  let inSwiftTestingTest: Bool
+
+  /// The context of the calling task.
+  static func current() -> IssueContext {
+    #if canImport(Testing)
+      IssueContext(collector: IssueRouting.collector, inSwiftTestingTest: Test.current != nil)
+    #else
+      IssueContext(collector: IssueRouting.collector, inSwiftTestingTest: false)
+    #endif
+  }
+}
+
 /// Reports a Lockstep issue to the running test framework (or the active collector); with no test
-/// framework running, writes it to standard error with its location.
-func reportIssue(_ message: String, at site: CallSite) {
+/// framework running, writes it to standard error with its location. `context` is where the
+/// issue goes when the calling thread has none (see ``IssueContext``).
+func reportIssue(_ message: String, at site: CallSite, context: IssueContext? = nil) {
   CurrentRun.noteFailure()
   let issue = ReportedIssue(message: message, site: site)
-  switch destination() {
+  let (destination, collector) = destination(context)
+  switch destination {
   case .collector:
-    IssueRouting.collector?.issues.withLock { $0.append(issue) }
+    collector?.issues.withLock { $0.append(issue) }
   case .swiftTesting:
     #if canImport(Testing)
       Issue.record(
@@ -96,9 +115,10 @@ func reportIssue(_ message: String, at site: CallSite) {
 /// output under XCTest (which has no warnings), an issue of the active collector marked
 /// ``ReportedIssue/isWarning``, or with no test framework running, a line on standard error.
 func reportWarning(_ message: String, at site: CallSite) {
-  switch destination() {
+  let (destination, collector) = destination(nil)
+  switch destination {
   case .collector:
-    IssueRouting.collector?.issues.withLock {
+    collector?.issues.withLock {
       $0.append(ReportedIssue(message: message, site: site, isWarning: true))
     }
   case .swiftTesting:
@@ -117,19 +137,20 @@ func reportWarning(_ message: String, at site: CallSite) {
   }
 }
 
-/// Where an issue reported now goes.
-private func destination() -> IssueDestination {
-  #if canImport(Testing)
-    let inSwiftTestingTest = Test.current != nil
-  #else
-    let inSwiftTestingTest = false
-  #endif
+/// Where an issue reported now goes, and the collector it goes to: the calling task's, else the
+/// one of the context the reporting primitive was made in.
+private func destination(_ context: IssueContext?) -> (IssueDestination, IssueCollector?) {
+  let current = IssueContext.current()
+  let collector = current.collector ?? context?.collector
   #if canImport(XCTest)
     let inXCTestProcess = IssueDestination.inXCTestProcess
   #else
     let inXCTestProcess = false
   #endif
-  return IssueDestination.choose(
-    collecting: IssueRouting.collector != nil, inSwiftTestingTest: inSwiftTestingTest,
-    inXCTestProcess: inXCTestProcess)
+  let destination = IssueDestination.choose(
+    collecting: collector != nil,
+    inSwiftTestingTest: current.inSwiftTestingTest || (context?.inSwiftTestingTest ?? false),
+    inXCTestProcess: inXCTestProcess,
+    runsSwiftTesting: IssueDestination.runsSwiftTesting)
+  return (destination, collector)
 }

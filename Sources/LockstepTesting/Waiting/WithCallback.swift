@@ -19,17 +19,15 @@ nonisolated(nonsending) public func withCallback<Value: Sendable>(
 ) async throws -> Value {
   let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
   let state = Locked(CallbackState<Value>())
-  let collector = IssueRouting.collector
+  let context = IssueContext.current()
   let done: @Sendable (Value) -> Void = { value in
     let (waiter, calls) = state.withLock { $0.call(with: value) }
     waiter?.resume()
     guard calls > 1 else { return }
-    IssueRouting.$collector.withValue(collector) {
-      reportIssue(
-        "withCallback(\"\(description)\"): the callback was called \(calls) times; a completion "
-          + "handler must be called exactly once.",
-        at: site)
-    }
+    reportIssue(
+      "withCallback(\"\(description)\"): the callback was called \(calls) times; a completion "
+        + "handler must be called exactly once.",
+      at: site, context: context)
   }
   try await start(done)
   try await state.wait(

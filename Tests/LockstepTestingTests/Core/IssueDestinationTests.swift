@@ -9,20 +9,60 @@ import Testing
 struct IssueDestinationTests {
   @Test func withNoFrameworkRunningAnIssueGoesToStandardError() {
     #expect(
-      IssueDestination.choose(collecting: false, inSwiftTestingTest: false, inXCTestProcess: false)
+      IssueDestination.choose(
+        collecting: false, inSwiftTestingTest: false, inXCTestProcess: false, runsSwiftTesting: false)
         == .standardError)
   }
 
   @Test func aCollectorComesFirstThenSwiftTestingThenXCTest() {
     #expect(
-      IssueDestination.choose(collecting: true, inSwiftTestingTest: true, inXCTestProcess: true)
+      IssueDestination.choose(
+        collecting: true, inSwiftTestingTest: true, inXCTestProcess: true, runsSwiftTesting: false)
         == .collector)
     #expect(
-      IssueDestination.choose(collecting: false, inSwiftTestingTest: true, inXCTestProcess: true)
+      IssueDestination.choose(
+        collecting: false, inSwiftTestingTest: true, inXCTestProcess: true, runsSwiftTesting: false)
         == .swiftTesting)
     #expect(
-      IssueDestination.choose(collecting: false, inSwiftTestingTest: false, inXCTestProcess: true)
+      IssueDestination.choose(
+        collecting: false, inSwiftTestingTest: false, inXCTestProcess: true, runsSwiftTesting: false)
         == .xcTest)
+  }
+
+  /// `XCTFail` from a thread with no test (a Dispatch callback) outside an XCTest case is lost;
+  /// `Issue.record` reaches the Swift Testing runner and fails the run.
+  @Test func aReportWithNoTestOnItsThreadGoesToSwiftTestingInAProcessThatRunsIt() {
+    #expect(
+      IssueDestination.choose(
+        collecting: false, inSwiftTestingTest: false, inXCTestProcess: true, runsSwiftTesting: true)
+        == .swiftTesting)
+    #expect(
+      IssueDestination.choose(
+        collecting: true, inSwiftTestingTest: false, inXCTestProcess: true, runsSwiftTesting: true)
+        == .collector)
+  }
+
+  @Test func aProcessRunsSwiftTestingWhenSwiftTestStartsItForSwiftTesting() {
+    #expect(
+      IssueDestination.runsSwiftTesting(arguments: [
+        "/src/App/.build/debug/AppPackageTests.xctest", "--testing-library", "swift-testing",
+      ]))
+    #expect(!IssueDestination.runsSwiftTesting(arguments: ["/src/App/.build/debug/AppPackageTests.xctest"]))
+    #expect(!IssueDestination.runsSwiftTesting(arguments: ["x.xctest", "--testing-library", "xctest"]))
+    #expect(!IssueDestination.runsSwiftTesting(arguments: ["swift-testing", "--testing-library"]))
+  }
+
+  /// Where a primitive is made inside a Swift Testing test, a later report from any thread is
+  /// meant for Swift Testing.
+  @Test func aContextTakenInASwiftTestingTestSaysSo() async {
+    #expect(IssueContext.current().inSwiftTestingTest)
+    #expect(IssueContext.current().collector == nil)
+    let (_, issues) = await collectingIssues {
+      #expect(IssueContext.current().collector != nil)
+    }
+    #expect(issues.isEmpty)
+    let context = await Task.detached { IssueContext.current() }.value
+    #expect(!context.inSwiftTestingTest)
   }
 
   @Test func anXCTestProcessIsATestBundleTheXCTestToolOrAnXcodeTestHost() {

@@ -91,6 +91,20 @@ struct CallbackTests {
     #expect(issues.count == 1)
   }
 
+  /// A completion handler called from a thread with no task-locals (Dispatch, a detached task)
+  /// still reaches the test that called `withCallback`.
+  @Test func aSecondCallFromAThreadWithNoTestIsReportedToo() async throws {
+    let (_, issues) = try await collectingIssues {
+      let value = try await withCallback("item fetched") { (done: @escaping @Sendable (String) -> Void) in
+        done("first")
+        await Task.detached { done("second") }.value
+      }
+      #expect(value == "first")
+    }
+    #expect(issues.count == 1)
+    #expect(issues.first?.message.contains("called 2 times") == true)
+  }
+
   @Test func aCallbackAfterTheWaitGaveUpIsIgnored() async throws {
     let done = Locked<(@Sendable (Int) -> Void)?>(nil)
     let (_, issues) = await collectingIssues {
