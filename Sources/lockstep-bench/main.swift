@@ -22,6 +22,7 @@ let cases: [BenchmarkCase] = onlySelected([
   sleepersClockCase(quick: quick),
   autoAdvancingClockCase(quick: quick),
   runCostCase(quick: quick),
+  mainActorCase(quick: quick),
   clockReadCase(quick: quick),
   taskCreationCase(quick: quick),
   schedulerCase(quick: quick),
