@@ -142,28 +142,25 @@ extension DeterministicRun {
     let baseline = body.referenceCount
     let result = start(body)
     let drained: DrainOutcome
-    if gracePeriod > .zero {
-      drained = await DrainWorker.shared.drain(self)
-    } else if Self.canDrainInline(callerIsolatedTo: #isolation) {
-      drained = await drainHereOrOnWorker()
-    } else {
+    let here = gracePeriod == .zero && Self.canDrainInline(callerIsolatedTo: #isolation)
+    if here, let outcome = drain(until: RealTime.now + Self.inlineBudget) {
+      drained = outcome
+    } else if gracePeriod == .zero && !here {
       drained = await drainOffCallersActor()
+    } else {
+      drained = await DrainWorker.shared.drain(self)
     }
     if drained.quarantinedTasks { body.relinquishReferences(downTo: baseline) }
     return RunCompletion(
       drained: drained, result: result.value, timeout: timeout, site: site)
   }
 
-  /// Drains on this thread for up to ``inlineBudget``, then on the drain thread.
-  nonisolated(nonsending) private func drainHereOrOnWorker() async -> DrainOutcome {
+  /// Drains off the caller's actor, for up to ``inlineBudget``, then on the drain thread: leaving
+  /// a default actor for the global executor is a switch on the same thread, cheaper than handing
+  /// the run to the drain thread.
+  @concurrent private func drainOffCallersActor() async -> DrainOutcome {
     if let outcome = drain(until: RealTime.now + Self.inlineBudget) { return outcome }
     return await DrainWorker.shared.drain(self)
-  }
-
-  /// Drains off the caller's actor: leaving a default actor for the global executor is a switch
-  /// on the same thread, cheaper than handing the run to the drain thread.
-  @concurrent private func drainOffCallersActor() async -> DrainOutcome {
-    await drainHereOrOnWorker()
   }
 
   /// How long a run is drained on the caller's thread before it moves to the drain thread: a
