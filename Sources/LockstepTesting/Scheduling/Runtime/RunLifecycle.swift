@@ -142,10 +142,12 @@ extension DeterministicRun {
     let baseline = body.referenceCount
     let result = start(body)
     let drained: DrainOutcome
-    let here = gracePeriod == .zero && Self.canDrainInline(callerIsolatedTo: #isolation)
-    if here, let outcome = drain(until: RealTime.now + Self.inlineBudget) {
+    // Not inside `&&`: its right side is a closure, where `#isolation` would be that closure's.
+    let callerIsolation = #isolation
+    let here = Self.canDrainInline(callerIsolatedTo: callerIsolation)
+    if gracePeriod == .zero, here, let outcome = drain(until: RealTime.now + Self.inlineBudget) {
       drained = outcome
-    } else if gracePeriod == .zero && !here {
+    } else if gracePeriod == .zero, !here {
       drained = await drainOffCallersActor()
     } else {
       drained = await DrainWorker.shared.drain(self)
