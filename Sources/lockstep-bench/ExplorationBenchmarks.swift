@@ -70,7 +70,7 @@ func explorationCase(quick: Bool) -> BenchmarkCase {
     // against the same body run as many times as plain seeded deterministic runs, and on the
     // normal executors. The three are measured in turns so that load hits them alike.
     var wrongExplorations: [String] = []
-    func exploreOnce() async {
+    nonisolated(nonsending) func exploreOnce() async {
       let (result, issues) = await collectingIssues {
         await explore(.random(schedules: schedules, seed: 42), twoReloads(.correct))
       }

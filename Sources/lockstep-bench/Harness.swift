@@ -20,6 +20,16 @@ struct Measurement: Codable {
   /// failure of the run: on a shared machine a speed figure moves with the load.
   let goal: String?
   let met: Bool?
+  /// The isolation of the code that timed `value`: `nonisolated` (every case's own code, unless it
+  /// says otherwise), `@MainActor`, or `actor`. A baseline's isolation is named in `against`.
+  var isolation = "nonisolated"
+
+  /// The same figure, timed from a caller with another `isolation`.
+  func from(_ isolation: String) -> Measurement {
+    var copy = self
+    copy.isolation = isolation
+    return copy
+  }
 
   /// A figure on its own: no baseline, no goal.
   static func figure(_ benchmarkCase: String, _ metric: String, _ value: Double, _ unit: String)
@@ -79,8 +89,10 @@ func require(_ condition: Bool, _ message: @autoclosure () -> String) throws {
   if !condition { throw BenchmarkFailure(description: message()) }
 }
 
-/// Wall-clock seconds of one run of `body`.
-func seconds(_ body: () async throws -> Void) async rethrows -> Double {
+/// Wall-clock seconds of one run of `body`, timed in the caller's isolation.
+nonisolated(nonsending) func seconds(_ body: nonisolated(nonsending) () async throws -> Void)
+  async rethrows -> Double
+{
   let clock = ContinuousClock()
   let start = clock.now
   try await body()

@@ -6,6 +6,10 @@ import Foundation
 //
 // The bench exits non-zero when a workload does not do what it should (a correctness failure: a
 // Lockstep bug), never because a speed goal was missed.
+//
+// Each case runs in a nonisolated closure, so its figures are timed from a nonisolated caller;
+// the main-actor case times the same runs from a `@MainActor` one. Every measurement names its
+// isolation in the JSON. The article Performance.md (LockstepTesting's DocC) explains the figures.
 
 let arguments = CommandLine.arguments
 let quick = arguments.contains("--quick")
@@ -22,6 +26,7 @@ let cases: [BenchmarkCase] = onlySelected([
   sleepersClockCase(quick: quick),
   autoAdvancingClockCase(quick: quick),
   runCostCase(quick: quick),
+  mainActorCase(quick: quick),
   clockReadCase(quick: quick),
   taskCreationCase(quick: quick),
   schedulerCase(quick: quick),

@@ -13,7 +13,8 @@ enum RunLifecycle {
   /// Makes the caller's non-escaping `body` escapable for the runs that `operation` performs,
   /// and lends it to them. It runs in the caller's isolation, where `body` was made.
   nonisolated(nonsending) static func lending<Value, T>(
-    _ body: () async throws -> Value, to operation: (LentBody<Value>) async throws -> T
+    _ body: () async throws -> Value,
+    to operation: nonisolated(nonsending) (LentBody<Value>) async throws -> T
   ) async throws -> T {
     // A local function, not a closure: a closure literal here would be a concurrent
     // (`nonisolated`) closure, and could not use the caller's `body` and `operation`.
@@ -33,9 +34,9 @@ enum RunLifecycle {
   }
 
   /// Checks that runs can start here, then runs `operation` holding the process's run lock.
-  nonisolated(nonsending) static func exclusively<T>(_ operation: () async throws -> T)
-    async throws -> T
-  {
+  nonisolated(nonsending) static func exclusively<T>(
+    _ operation: nonisolated(nonsending) () async throws -> T
+  ) async throws -> T {
     try checkCanStart()
     await RunSerializer.shared.acquire()
     defer { RunSerializer.shared.release() }
@@ -127,29 +128,40 @@ extension DeterministicRun {
   ///
   /// The run is drained right here, on the caller's thread, while the caller waits: no thread
   /// hand-off, which would be most of what a run costs. The caller's task stays in this
-  /// call while the run's jobs run nested in it, as `Task.immediate` runs a task. A run still
-  /// going after ``inlineBudget`` moves, between two jobs, to the process's drain thread, where
-  /// the caller really suspends; so do, from the start:
-  /// - a caller isolated to an actor other than the main actor: the run's jobs may need that
-  ///   actor, which the caller's job holds (the main actor is an executor, not a lock, so
-  ///   main-actor jobs of the run still run, on this thread);
-  /// - a run with a grace period, which may wait in real time for jobs from other threads.
+  /// call while the run's jobs run nested in it, as `Task.immediate` runs a task; a `@MainActor`
+  /// caller stays on the main actor (the main actor is an executor, not a lock, so main-actor
+  /// jobs of the run still run, on this thread). A run still going after ``inlineBudget`` moves,
+  /// between two jobs, to the process's drain thread, where the caller really suspends; so does a
+  /// run with a grace period, from the start, since it may wait in real time for jobs from other
+  /// threads. A caller isolated to another actor leaves it first (the run's jobs may need it) and
+  /// drains on the global executor.
   nonisolated(nonsending) func perform<Value>(_ body: LentBody<Value>) async
     -> RunCompletion<Value>
   {
     let baseline = body.referenceCount
     let result = start(body)
     let drained: DrainOutcome
-    if gracePeriod == .zero, Self.canDrainInline(callerIsolatedTo: #isolation),
-      let outcome = drain(until: RealTime.now + Self.inlineBudget)
-    {
+    // Not inside `&&`: its right side is a closure, where `#isolation` would be that closure's.
+    let callerIsolation = #isolation
+    let here = Self.canDrainInline(callerIsolatedTo: callerIsolation)
+    if gracePeriod == .zero, here, let outcome = drain(until: RealTime.now + Self.inlineBudget) {
       drained = outcome
+    } else if gracePeriod == .zero, !here {
+      drained = await drainOffCallersActor()
     } else {
       drained = await DrainThread.shared.drain(self)
     }
     if drained.quarantinedTasks { body.relinquishReferences(downTo: baseline) }
     return RunCompletion(
       drained: drained, result: result.value, timeout: timeout, site: site)
+  }
+
+  /// Drains off the caller's actor, for up to ``inlineBudget``, then on the drain thread: leaving
+  /// a default actor for the global executor is a switch on the same thread, cheaper than handing
+  /// the run to the drain thread.
+  @concurrent private func drainOffCallersActor() async -> DrainOutcome {
+    if let outcome = drain(until: RealTime.now + Self.inlineBudget) { return outcome }
+    return await DrainThread.shared.drain(self)
   }
 
   /// How long a run is drained on the caller's thread before it moves to the drain thread: a
