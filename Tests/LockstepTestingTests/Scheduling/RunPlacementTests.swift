@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import XCTest
 
@@ -35,6 +36,14 @@ struct RunPlacementTests {
     #expect(hops == 3)
   }
 
+  /// A `@MainActor` caller stays on the main actor while its run is drained: no hop off the main
+  /// actor and back, which cost most of a run from there.
+  @MainActor @Test func aMainActorCallersRunIsDrainedOnTheCallersThread() async throws {
+    let caller = threadOfThisCall()
+    let drainer = try await runDeterministically { threadOfThisCall() }.value
+    #expect(pthread_equal(caller, drainer) != 0)
+  }
+
   @Test func aNonisolatedCallerRunsEveryKindOfJob() async throws {
     actor Box {
       var value = 0
@@ -63,6 +72,9 @@ final class RunPlacementXCTests: XCTestCase {
     XCTAssertEqual(counter.value, 1)
   }
 }
+
+/// The thread that runs this synchronous function.
+private func threadOfThisCall() -> pthread_t { pthread_self() }
 
 /// Whether the calling thread is Lockstep's drain thread (named so), rather than the thread that
 /// started the run. From synchronous code: async code cannot ask which thread it is on.
