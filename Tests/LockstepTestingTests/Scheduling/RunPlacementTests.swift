@@ -41,9 +41,12 @@ struct RunPlacementTests {
   @MainActor @Test func aMainActorCallersRunIsDrainedOnTheCallersThread() async throws {
     // Compared with the thread after the run, not before it: a run may first wait for another
     // run to finish, and the main actor may come back on another of Dispatch's threads.
-    let drainer = try await runDeterministically { threadOfThisCall() }.value
+    // A run past its inline budget moves to the drain thread (a preempted machine can get there).
+    let (drainer, handedOff) = try await runDeterministically {
+      (threadOfThisCall(), onTheDrainThread())
+    }.value
     let caller = threadOfThisCall()
-    #expect(pthread_equal(caller, drainer) != 0)
+    #expect(handedOff || pthread_equal(caller, drainer) != 0)
   }
 
   @Test func aNonisolatedCallerRunsEveryKindOfJob() async throws {
