@@ -103,44 +103,66 @@ public final class ControlledCalls<Argument: Sendable, Output: Sendable>: Sendab
   ///   ``failAll(_:)``; `CancellationError` when the instance honours cancellation;
   ///   ``ControlledCallNotCompletedError`` when the teardown check ended the call.
   nonisolated(nonsending) public func call(_ argument: Argument) async throws -> Output {
-    let state = self.state
-    let (id, satisfied, immediate) = state.withLock { $0.register(argument) }
-    for watcher in satisfied { watcher.resume() }
-    if let immediate { return try immediate.get() }
-    return try await awaitOutcome(of: id)
+    guard cancellation == .throwsCancellationError else {
+      let (id, immediate) = register(argument, by: nil)
+      if let immediate { return try immediate.get() }
+      return try await awaitOutcome(of: id)
+    }
+    return try await callHonouringCancellation(argument)
   }
 
-  /// Suspends the caller of call `id` until the test completes it, on the caller's actor.
+  /// A call whose caller's cancellation ends it. The handler is in place before the call is
+  /// pending: a test that cancels the caller once it sees the call pending ends the call,
+  /// whatever it completes afterwards.
+  private func callHonouringCancellation(
+    _ argument: Argument, isolation: isolated (any Actor)? = #isolation
+  ) async throws -> Output {
+    let caller = CancellableCaller()
+    let state = self.state
+    return try await withTaskCancellationHandler {
+      _ = isolation  // keeps the wait on the caller's actor (see `lockstepWait`)
+      let (id, immediate) = register(argument, by: caller)
+      if let immediate { return try immediate.get() }
+      return try await awaitOutcome(of: id, isolation: isolation)
+    } onCancel: {
+      state.withLock { state in
+        caller.isCancelled = true
+        return caller.id.flatMap { state.cancel($0) }
+      }?.resume(throwing: CancellationError())
+    }
+  }
+
+  /// Registers a call; a caller cancelled before that ends it at once. Returns its id, and its
+  /// outcome when it has ended already.
+  private func register(
+    _ argument: Argument, by caller: CancellableCaller?
+  ) -> (id: Int, immediate: Result<Output, any Error>?) {
+    let (id, satisfied, immediate) = state.withLock { state in
+      let registered = state.register(argument)
+      caller?.id = registered.id
+      if caller?.isCancelled == true, registered.immediate == nil {
+        _ = state.cancel(registered.id)  // no continuation is attached yet
+      }
+      return registered
+    }
+    for watcher in satisfied { watcher.resume() }
+    return (id, immediate)
+  }
+
+  /// Suspends the caller of call `id` until the test completes it (or its cancellation ends it),
+  /// on the caller's actor.
   private func awaitOutcome(
     of id: Int, isolation: isolated (any Actor)? = #isolation
   ) async throws -> Output {
     let state = self.state
     let name = self.name
-    switch cancellation {
-    case .ignored:
-      return try await withCheckedThrowingContinuation { (waiter: Waiter<Output>) in
-        if let outcome = state.withLock({ $0.attach(id, waiter) }) {
-          waiter.resume(with: outcome)
-        } else {
-          // Exploration may cancel the caller here; this fake ignores it, as configured.
-          _ = CurrentRun.noteWait(for: "call \(id) of \"\(name)\" to complete")
-        }
-      }
-    case .throwsCancellationError:
-      // If the task is already cancelled, `onCancel` runs first and ends the registered call;
-      // `attach` then delivers the CancellationError at once.
-      return try await withTaskCancellationHandler {
-        _ = isolation  // keeps the wait on the caller's actor (see `lockstepWait`)
-        return try await withCheckedThrowingContinuation { (waiter: Waiter<Output>) in
-          if let outcome = state.withLock({ $0.attach(id, waiter) }) {
-            waiter.resume(with: outcome)
-          } else {
-            // An injected cancellation runs `onCancel` at once, which ends the call.
-            _ = CurrentRun.noteWait(for: "call \(id) of \"\(name)\" to complete")
-          }
-        }
-      } onCancel: {
-        state.withLock { $0.cancel(id) }?.resume(throwing: CancellationError())
+    return try await withCheckedThrowingContinuation { (waiter: Waiter<Output>) in
+      if let outcome = state.withLock({ $0.attach(id, waiter) }) {
+        waiter.resume(with: outcome)
+      } else {
+        // Exploration may cancel the caller here: a fake that honours cancellation ends the
+        // call at once (`call`'s handler); one that ignores it goes on waiting, as configured.
+        _ = CurrentRun.noteWait(for: "call \(id) of \"\(name)\" to complete")
       }
     }
   }
@@ -400,4 +422,11 @@ extension ControlledCalls: TeardownChecked {}
 struct ControlledCallsMisuse: Error, CustomStringConvertible {
   let message: String
   var description: String { message }
+}
+
+/// Which call a caller that honours cancellation registered, and whether it was cancelled: read
+/// and written only under the state's lock, so that registering and cancelling never cross.
+private final class CancellableCaller: @unchecked Sendable {
+  var id: Int?
+  var isCancelled = false
 }
