@@ -6,22 +6,25 @@ import LockstepTesting
 // bench's main is asynchronous, so the main actor's jobs run where a Swift Testing test's do: on
 // the main queue, which `dispatchMain()` serves from a Dispatch worker thread on Linux.
 
+/// `runs` empty deterministic runs, timed in the caller's isolation.
+nonisolated(nonsending) private func emptyRuns(_ runs: Int) async throws -> Double {
+  try await seconds { for index in 0..<runs { _ = try await withDeterministicScheduling { index } } }
+}
+
 /// `runs` empty deterministic runs, timed from a nonisolated caller.
 @concurrent private func emptyRunsNonisolated(_ runs: Int) async throws -> Double {
-  try await seconds { for index in 0..<runs { _ = try await withDeterministicScheduling { index } } }
+  try await emptyRuns(runs)
 }
 
 /// `runs` empty deterministic runs, timed from a `@MainActor` caller.
 @MainActor private func emptyRunsOnMainActor(_ runs: Int) async throws -> Double {
-  try await seconds { for index in 0..<runs { _ = try await withDeterministicScheduling { index } } }
+  try await emptyRuns(runs)
 }
 
 /// A caller isolated to an actor of its own.
 private actor IsolatedCaller {
   /// `runs` empty deterministic runs, timed on this actor.
-  func emptyRuns(_ runs: Int) async throws -> Double {
-    try await seconds { for index in 0..<runs { _ = try await withDeterministicScheduling { index } } }
-  }
+  func emptyRunsHere(_ runs: Int) async throws -> Double { try await emptyRuns(runs) }
 }
 
 /// `count` `Task {}` created and awaited, timed from a nonisolated caller.
@@ -34,49 +37,37 @@ private actor IsolatedCaller {
   await seconds { for index in 0..<count { _ = await Task { index }.value } }
 }
 
-/// `tests` debounce tests, one deterministic run each, timed from a nonisolated caller.
-@concurrent private func debounceTestsNonisolated(_ tests: Int) async throws -> (Double, Int) {
+/// `tests` debounce tests, timed in the caller's isolation, one deterministic run each or (with
+/// `onScheduler` false) on the normal executors; returns the seconds and how many failed.
+nonisolated(nonsending) private func debounceTests(_ tests: Int, onScheduler: Bool) async throws
+  -> (Double, Int)
+{
   var failures = 0
   let elapsed = try await seconds {
     for _ in 0..<tests {
-      if try await !withDeterministicScheduling({ try await debounceTestWithTestClock() }) {
-        failures += 1
-      }
+      let passed =
+        onScheduler
+        ? try await withDeterministicScheduling({ try await debounceTestWithTestClock() })
+        : try await debounceTestWithTestClock()
+      if !passed { failures += 1 }
     }
   }
   return (elapsed, failures)
 }
 
-/// `tests` debounce tests, one deterministic run each, timed from a `@MainActor` caller.
-@MainActor private func debounceTestsOnMainActor(_ tests: Int) async throws -> (Double, Int) {
-  var failures = 0
-  let elapsed = try await seconds {
-    for _ in 0..<tests {
-      if try await !withDeterministicScheduling({ try await debounceTestWithTestClock() }) {
-        failures += 1
-      }
-    }
-  }
-  return (elapsed, failures)
+/// The debounce tests, timed from a nonisolated caller (without the scheduler, each test hops to
+/// the main actor and back).
+@concurrent private func debounceTestsNonisolated(_ tests: Int, onScheduler: Bool) async throws
+  -> (Double, Int)
+{
+  try await debounceTests(tests, onScheduler: onScheduler)
 }
 
-/// `tests` debounce tests without the scheduler, timed from a nonisolated caller (each test hops
-/// to the main actor and back).
-@concurrent private func plainDebounceTestsNonisolated(_ tests: Int) async throws -> (Double, Int) {
-  var failures = 0
-  let elapsed = try await seconds {
-    for _ in 0..<tests where try await !debounceTestWithTestClock() { failures += 1 }
-  }
-  return (elapsed, failures)
-}
-
-/// `tests` debounce tests without the scheduler, timed from a `@MainActor` caller.
-@MainActor private func plainDebounceTestsOnMainActor(_ tests: Int) async throws -> (Double, Int) {
-  var failures = 0
-  let elapsed = try await seconds {
-    for _ in 0..<tests where try await !debounceTestWithTestClock() { failures += 1 }
-  }
-  return (elapsed, failures)
+/// The debounce tests, timed from a `@MainActor` caller.
+@MainActor private func debounceTestsOnMainActor(_ tests: Int, onScheduler: Bool) async throws
+  -> (Double, Int)
+{
+  try await debounceTests(tests, onScheduler: onScheduler)
 }
 
 /// The medians of the seconds `first` and `second` report, measured in turns. Each runs once first
@@ -108,7 +99,7 @@ func mainActorCase(quick: Bool) -> BenchmarkCase {
     let (nonisolatedRunsAgain, actorRuns) = try await inTurns(repetitions: repetitions) {
       try await emptyRunsNonisolated(runs)
     } _: {
-      try await caller.emptyRuns(runs)
+      try await caller.emptyRunsHere(runs)
     }
     let (nonisolatedTrips, mainActorTrips) = await inTurns(repetitions: repetitions) {
       await roundTripsNonisolated(runs)
@@ -118,20 +109,20 @@ func mainActorCase(quick: Bool) -> BenchmarkCase {
     let tests = quick ? 200 : 2_000
     var failures = 0
     let (nonisolatedTests, mainActorTests) = try await inTurns(repetitions: repetitions) {
-      let (elapsed, failed) = try await debounceTestsNonisolated(tests)
+      let (elapsed, failed) = try await debounceTestsNonisolated(tests, onScheduler: true)
       failures += failed
       return elapsed
     } _: {
-      let (elapsed, failed) = try await debounceTestsOnMainActor(tests)
+      let (elapsed, failed) = try await debounceTestsOnMainActor(tests, onScheduler: true)
       failures += failed
       return elapsed
     }
     let (nonisolatedPlain, mainActorPlain) = try await inTurns(repetitions: repetitions) {
-      let (elapsed, failed) = try await plainDebounceTestsNonisolated(tests)
+      let (elapsed, failed) = try await debounceTestsNonisolated(tests, onScheduler: false)
       failures += failed
       return elapsed
     } _: {
-      let (elapsed, failed) = try await plainDebounceTestsOnMainActor(tests)
+      let (elapsed, failed) = try await debounceTestsOnMainActor(tests, onScheduler: false)
       failures += failed
       return elapsed
     }
