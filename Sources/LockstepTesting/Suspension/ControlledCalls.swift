@@ -161,7 +161,7 @@ public final class ControlledCalls<Argument: Sendable, Output: Sendable>: Sendab
         waiter.resume(with: outcome)
       } else {
         // Exploration may cancel the caller here: a fake that honours cancellation ends the
-        // call at once (`call`'s handler); one that ignores it goes on waiting, as configured.
+        // call at once (the handler of `callHonouringCancellation`); one that ignores it goes on waiting, as configured.
         _ = CurrentRun.noteWait(for: "call \(id) of \"\(name)\" to complete")
       }
     }

@@ -478,7 +478,8 @@ nonisolated(nonsending) private func retrying<Value>(
 
 private struct Offline: Error {}
 
-/// Saves a draft at most once per interval, with `asyncAfter` the way legacy code does it.
+/// Saves a draft at most once per interval, scheduling delayed work on a `WorkScheduler` as
+/// legacy Dispatch code does.
 private final class ThrottledSaver: @unchecked Sendable {
   private let queue: any WorkScheduler
   private let interval: Duration

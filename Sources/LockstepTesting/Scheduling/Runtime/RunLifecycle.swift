@@ -141,13 +141,14 @@ extension DeterministicRun {
     let baseline = body.referenceCount
     let result = start(body)
     let drained: DrainOutcome
-    // Not inside `&&`: its right side is a closure, where `#isolation` would be that closure's.
-    let callerIsolation = #isolation
-    let here = Self.canDrainInline(callerIsolatedTo: callerIsolation)
-    if gracePeriod == .zero, here, let outcome = drain(until: RealTime.now + Self.inlineBudget) {
-      drained = outcome
-    } else if gracePeriod == .zero, !here {
+    // Read here, never inside `&&`: its right side is a closure, whose `#isolation` is its own.
+    let here = Self.canDrainInline(callerIsolatedTo: #isolation)
+    if gracePeriod != .zero {
+      drained = await DrainThread.shared.drain(self)
+    } else if !here {
       drained = await drainOffCallersActor()
+    } else if let outcome = drain(until: RealTime.now + Self.inlineBudget) {
+      drained = outcome
     } else {
       drained = await DrainThread.shared.drain(self)
     }
