@@ -117,4 +117,31 @@ uintptr_t lockstep_task_creation_measure_hook(size_t flags);
 /// That runtime called directly: the bench's baseline for `lockstep_task_creation_measure_hook`.
 uintptr_t lockstep_task_creation_measure_direct(size_t flags);
 
+/// Receives a block a run's job handed to the main queue (`DispatchQueue.main.async`, or
+/// `asyncAfter` with `delayed` and the `delay` in nanoseconds on the clock it named, read on the
+/// calling thread). The observer owns the block, a copy: `lockstep_main_queue_run_block` runs and
+/// releases it.
+typedef void (*lockstep_main_queue_observer)(void *context, void *block, bool delayed, int64_t delay);
+
+/// Whether this build stands in for `dispatch_async` and `dispatch_after` (Linux). Whether those
+/// are what `DispatchQueue.main.async` and `asyncAfter` reach is what the probe checks.
+bool lockstep_main_queue_interposable(void);
+
+/// Runs a block the observer received, then releases it.
+void lockstep_main_queue_run_block(void *block);
+
+/// Sets the function that receives main-queue blocks (once, before any context is entered).
+void lockstep_main_queue_set_observer(lockstep_main_queue_observer observer);
+
+/// Makes the calling thread hand its main-queue blocks to the observer with `context` (`NULL`:
+/// to the main queue); returns the context it had.
+void *lockstep_main_queue_enter(void *context);
+
+/// Starts the probe on the calling thread: main-queue blocks it queues are counted, and go on to
+/// the main queue. Returns the context to hand to `lockstep_main_queue_probe_end`.
+void *lockstep_main_queue_probe_begin(void);
+
+/// Ends the probe, restoring the thread's context: how many main-queue blocks it saw.
+int lockstep_main_queue_probe_end(void *previous);
+
 #endif

@@ -111,7 +111,7 @@ private nonisolated(nonsending) func exploring(
       let explorer = Explorer(
         setup: setup, cancellation: cancellation, maxSteps: maxSteps, timeout: timeout,
         site: site, body: body)
-      let result = try await RunLifecycle.exclusively {
+      let result = try await RunLifecycle.exclusively(at: site) {
         await FailureCapture.capturing { capture in await explorer.run(capture) }
       }
       return (result, explorer.misuse, explorer.staleReports)
@@ -123,6 +123,9 @@ private nonisolated(nonsending) func exploring(
         + "exploration runs the body on the scheduler itself, once per schedule. Call explore "
         + "from a test that is not under the .deterministic trait or withDeterministicScheduling. "
         + "Nothing ran.", at: site)
+    return .notRun(strategy, cancellation: cancellation)
+  } catch let error as RunLockWaitCancelled {
+    reportIssue("\(error)", at: site)
     return .notRun(strategy, cancellation: cancellation)
   } catch {
     reportIssue("explore could not run: \(error)", at: site)

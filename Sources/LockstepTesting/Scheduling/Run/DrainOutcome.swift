@@ -8,19 +8,23 @@ enum DrainOutcome {
   case tooManySteps(SchedulerTrace)
   /// A task slept until deadlines computed from the real clock: the run stopped.
   case realClockSleep(RealClockSleep)
+  /// A main-actor job of the run waited for the main actor until the run's bound and never got it.
+  case mainActorUnavailable(SchedulerTrace)
 
   /// Whether the run left its tasks quarantined: suspended for good, never run again.
   var quarantinedTasks: Bool {
     switch self {
     case .finished: false
     case .deadlock(let report): report.quarantined
-    case .timedOut, .tooManySteps, .realClockSleep: true
+    case .timedOut, .tooManySteps, .realClockSleep, .mainActorUnavailable: true
     }
   }
 
   var trace: SchedulerTrace {
     switch self {
-    case .finished(let trace), .timedOut(let trace), .tooManySteps(let trace): trace
+    case .finished(let trace), .timedOut(let trace), .tooManySteps(let trace),
+      .mainActorUnavailable(let trace):
+      trace
     case .deadlock(let report): report.trace
     case .realClockSleep(let error): error.trace
     }
@@ -40,6 +44,15 @@ enum DrainOutcome {
             + "stops, or waits for outside jobs that never came); its jobs are quarantined"
         ], isVirtualTime: false, scale: FailureBoundScale.current)
     case .tooManySteps(let trace): StepLimitReached(steps: trace.steps.count)
+    case .mainActorUnavailable:
+      WaitTimeoutError(
+        awaited: "the main actor, for a main-actor job of the deterministic run", timeout: timeout,
+        site: site,
+        pending: [
+          "the main actor never became free: something holds it without ever suspending (a "
+            + "synchronous wait on the main thread, or a process whose main thread does not run "
+            + "the main queue); the run's tasks are quarantined"
+        ], isVirtualTime: false, scale: FailureBoundScale.current)
     case .realClockSleep(let error): error
     }
   }

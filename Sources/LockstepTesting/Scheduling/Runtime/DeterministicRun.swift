@@ -156,70 +156,114 @@ final class DeterministicRun: @unchecked Sendable {
     var report: DeterministicDeadlock?
     var steps = 0
     var jobsSinceCheck = 0
+    /// A main-actor job chosen to run next, held until the drain holds the main actor.
+    var mainActorJob: (job: ScheduledJob, needsName: Bool, now: Int64)?
+    /// Whether the drain, stuck, let the main queue run since it last ran a job.
+    var gaveMainActorBack = false
   }
   @exclusivity(unchecked) private var progress = DrainProgress()
 
   /// How a stretch of draining ended.
   private enum Stop {
     case finished, timedOut, tooManySteps, stopped, quarantined
-    /// The inline budget is spent; the run goes on elsewhere.
-    case budgetSpent
+    case paused(DrainPause)
   }
 
   /// Runs the run's jobs on this thread until the body has finished and no job is ready, or
-  /// until nothing can make progress — or, with a `budget`, until that instant has passed: then it
-  /// returns `nil` between two jobs, and a later call (on any thread) goes on from there.
-  func drain(until budget: ContinuousClock.Instant? = nil) -> DrainOutcome? {
+  /// until nothing can make progress; it pauses between two jobs (``DrainPause``) when its
+  /// `budget` has passed, when the next job needs the main actor and this thread does not hold
+  /// it, or when it must wait for outside jobs while holding the main actor. A later call, on
+  /// any thread, goes on from there.
+  func drain(until budget: ContinuousClock.Instant? = nil, holdingMainActor: Bool) -> DrainStretch {
     if !progress.started {
       progress.started = true
       progress.deadline = RealTime.now + FailureBoundScale.scaled(timeout)
       ActiveRuns.add(self)
     }
-    let stop = DrainingRun.with(self) { TaskCreationHook.observing(self) { runJobs(budget: budget) } }
+    let stop = DrainingRun.with(self) {
+      TaskCreationHook.observing(self) {
+        MainQueueHandOff.observing(self) {
+          runJobs(budget: budget, holdingMainActor: holdingMainActor)
+        }
+      }
+    }
     switch stop {
-    case .budgetSpent: return nil
-    case .finished: return finish()
-    case .timedOut: return quarantine(.timedOut(state.withLock { $0.trace }))
-    case .tooManySteps: return quarantine(.tooManySteps(state.withLock { $0.trace }))
-    case .stopped: return quarantine(.realClockSleep(makeRealClockSleep()))
-    case .quarantined: return quarantine(.deadlock(progress.report!))
+    case .paused(let pause): return .paused(pause)
+    case .finished: return .ended(finish())
+    case .timedOut: return .ended(quarantine(.timedOut(state.withLock { $0.trace })))
+    case .tooManySteps: return .ended(quarantine(.tooManySteps(state.withLock { $0.trace })))
+    case .stopped: return .ended(quarantine(.realClockSleep(makeRealClockSleep())))
+    case .quarantined: return .ended(quarantine(.deadlock(progress.report!)))
     }
   }
 
-  /// Runs the run's jobs on this thread until the run is over.
+  /// Runs the run's jobs on this thread, which does not hold the main actor, until the run is
+  /// over; its main-actor jobs run holding the main actor (``MainActorAccess``), a stretch of at
+  /// most ``inlineBudget`` at a time.
   func drainToEnd() -> DrainOutcome {
     while true {
-      if let outcome = drain() { return outcome }
+      switch drain(holdingMainActor: false) {
+      case .ended(let outcome): return outcome
+      case .paused(.needsMainActor), .paused(.yieldMainActor):
+        var stretch: DrainStretch?
+        let ran = MainActorAccess.runBlocking(until: progress.deadline) { [self] in
+          stretch = drain(until: RealTime.now + Self.inlineBudget, holdingMainActor: true)
+        }
+        guard ran else { return quarantine(.mainActorUnavailable(state.withLock { $0.trace })) }
+        if case .ended(let outcome) = stretch { return outcome }
+      case .paused: continue
+      }
     }
+  }
+
+  /// Runs the chosen job on this thread; returns why draining stops after it, if it does.
+  private func run(
+    _ job: ScheduledJob, needsName: Bool, now: Int64, budget: ContinuousClock.Instant?
+  ) -> Stop? {
+    runningTaskID = job.taskID
+    runningNameChecked = !needsName
+    jobStart = ContinuousClock.now
+    if let clocks {
+      clocks.reading(at: now) { RuntimeHooks.run(job) }
+    } else {
+      RuntimeHooks.run(job)
+    }
+    runningTaskID = nil
+    progress.gaveMainActorBack = false
+    progress.steps += 1
+    if progress.steps >= stepLimit { return .tooManySteps }
+    if let budget, jobStart >= budget { return .paused(.budgetSpent) }
+    progress.jobsSinceCheck += 1
+    if progress.jobsSinceCheck >= 4096 {
+      progress.jobsSinceCheck = 0
+      if ContinuousClock.now >= progress.deadline { return .timedOut }
+    }
+    return nil
   }
 
   /// Reads the clock between jobs, for the run's bounds: there this thread reads real time (the
   /// run's clocks are set only around each job).
-  private func runJobs(budget: ContinuousClock.Instant?) -> Stop {
+  private func runJobs(budget: ContinuousClock.Instant?, holdingMainActor: Bool) -> Stop {
     let deadline = progress.deadline
     while true {
+      if let held = progress.mainActorJob {
+        guard holdingMainActor else { return .paused(.needsMainActor) }
+        progress.mainActorJob = nil
+        if let stop = run(held.job, needsName: held.needsName, now: held.now, budget: budget) {
+          return stop
+        }
+        continue
+      }
       let (step, needsName, now) = state.withLock {
         ($0.next(), $0.runningTaskNeedsName, $0.nowNanoseconds)
       }
       switch step {
       case .run(let job):
-        runningTaskID = job.taskID
-        runningNameChecked = !needsName
-        jobStart = ContinuousClock.now
-        if let clocks {
-          clocks.reading(at: now) { RuntimeHooks.run(job) }
-        } else {
-          RuntimeHooks.run(job)
+        if job.isMainActor && !holdingMainActor {
+          progress.mainActorJob = (job, needsName, now)
+          return .paused(.needsMainActor)
         }
-        runningTaskID = nil
-        progress.steps += 1
-        if progress.steps >= stepLimit { return .tooManySteps }
-        if let budget, jobStart >= budget { return .budgetSpent }
-        progress.jobsSinceCheck += 1
-        if progress.jobsSinceCheck >= 4096 {
-          progress.jobsSinceCheck = 0
-          if ContinuousClock.now >= deadline { return .timedOut }
-        }
+        if let stop = run(job, needsName: needsName, now: now, budget: budget) { return stop }
       case .fire(let action):
         action()
       case .finished:
@@ -227,6 +271,13 @@ final class DeterministicRun: @unchecked Sendable {
       case .stopped:
         return .stopped
       case .stuck:
+        // Outside jobs may need the main actor: never wait for them holding it. A block already
+        // queued on the main queue may be what the run waits for: let it run first, once.
+        if holdingMainActor && gracePeriod > .zero { return .paused(.leaveMainActor) }
+        if !progress.gaveMainActorBack {
+          progress.gaveMainActorBack = true
+          return .paused(.yieldMainActor)
+        }
         if waitForOutsideJob(until: deadline) { continue }
         state.withLock { $0.stopWaiting() }
         if RealTime.now >= deadline && gracePeriod > .zero { return .timedOut }

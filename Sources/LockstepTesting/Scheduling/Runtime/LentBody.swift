@@ -18,27 +18,38 @@
 ///
 /// A run that cannot finish quarantines its tasks: they stay suspended for good and never run
 /// again, but their frames still hold references to the body, and `withoutActuallyEscaping`
-/// would stop the process ("closure has escaped") when the entry point returns.
-/// ``DeterministicRun/perform(_:)`` therefore counts the references before each run and, when
-/// the run quarantined its tasks, gives up the ones they hold (``relinquishReferences(downTo:)``):
-/// those frames are never resumed nor destroyed, so the references are never used. The entry point
-/// then throws the run's report and the process goes on.
+/// would stop the process ("closure has escaped") when the entry point returns. So each run
+/// calls the body through a closure of its own (``forOneRun()``), and after a quarantine
+/// ``DeterministicRun/perform(_:)`` gives up the references gained since the run started
+/// (``relinquishReferences(downTo:)``). Those can only be that closure's and its frame's: the
+/// closure `withoutActuallyEscaping` makes is Lockstep's own — no code of the test can name it,
+/// store it or capture it — and within Lockstep only this type holds it, each run through its
+/// own closure. At most two are given up (the run's closure captures one; its frame, suspended
+/// in the call, may hold a copy), so a reference held by anything else is never released: the
+/// process would stop with Swift's own message instead of using freed memory. Quarantined frames
+/// are never resumed nor unwound, and a task that never finishes never releases its closure, so
+/// the references given up are never released again.
 struct LentBody<Value>: @unchecked Sendable {
   /// An escapable copy of the caller's closure, valid until the caller's `withoutActuallyEscaping`
-  /// scope ends. It is the only stored property: ``referenceCount`` reads its context from here,
-  /// and the run's body task calls it directly, so that every reference a quarantined task holds
-  /// is a reference to this closure's context.
+  /// scope ends. It is the only stored property: ``referenceCount`` reads its context from here.
   let closure: () async throws -> Value
 
   /// Lends `closure`, an escapable copy of the caller's non-escaping closure.
   init(_ closure: @escaping () async throws -> Value) { self.closure = closure }
 
+  /// A body for one run: a closure of its own that calls this one, so that the run's tasks hold
+  /// references to that closure, and only it (and its frame) to this one.
+  func forOneRun() -> LentBody<Value> {
+    let closure = self.closure
+    return LentBody { try await closure() }
+  }
+
   /// How many strong references there are to the body now.
   var referenceCount: Int { RuntimeHooks.referenceCount(ofClosureIn: self) }
 
-  /// Gives up the references that quarantined tasks hold on the body, down to `baseline` (its
-  /// ``referenceCount`` before the run started).
+  /// Gives up the references that a quarantined run's closure holds on the body, down to
+  /// `baseline` (its ``referenceCount`` before the run started) and never more than two.
   func relinquishReferences(downTo baseline: Int) {
-    RuntimeHooks.relinquishReferences(toClosureIn: self, downTo: baseline)
+    RuntimeHooks.relinquishReferences(toClosureIn: self, downTo: baseline, most: 2)
   }
 }

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// The life of deterministic runs, written once. Every entry point — ``runDeterministically``, its
 /// blocking form, ``explore`` and the `.deterministic` trait — goes through here:
 ///
@@ -33,13 +35,15 @@ enum RunLifecycle {
     try withoutActuallyEscaping(body) { body in try operation(LentBody(body)) }
   }
 
-  /// Checks that runs can start here, then runs `operation` holding the process's run lock.
+  /// Checks that runs can start here, then runs `operation` holding the process's run lock; a
+  /// run started at `site` that waited long for it says so.
   nonisolated(nonsending) static func exclusively<T>(
-    _ operation: nonisolated(nonsending) () async throws -> T
+    at site: CallSite, _ operation: nonisolated(nonsending) () async throws -> T
   ) async throws -> T {
     try checkCanStart()
-    await RunSerializer.shared.acquire()
+    let wait = try await RunSerializer.shared.acquire(for: site)
     defer { RunSerializer.shared.release() }
+    if let warning = wait.warning(at: site) { reportWarning(warning, at: site) }
     if !VirtualNow.isInEffect && needsWarmUp() { _ = await warmUpRun().perform(LentBody(warmUp)) }
     await yieldNowAndThen()
     return try await operation()
@@ -61,10 +65,11 @@ enum RunLifecycle {
   private static let lastYield = Locked(RealTime.now)
 
   /// The blocking form of ``exclusively(_:)``, for synchronous callers.
-  static func exclusivelyBlocking<T>(_ operation: () throws -> T) throws -> T {
+  static func exclusivelyBlocking<T>(at site: CallSite, _ operation: () throws -> T) throws -> T {
     try checkCanStart()
-    RunSerializer.shared.acquireBlocking()
+    let wait = RunSerializer.shared.acquireBlocking(for: site)
     defer { RunSerializer.shared.release() }
+    if let warning = wait.warning(at: site) { reportWarning(warning, at: site) }
     if !VirtualNow.isInEffect && needsWarmUp() { _ = warmUpRun().performBlocking(LentBody(warmUp)) }
     return try operation()
   }
@@ -127,14 +132,20 @@ extension DeterministicRun {
   /// Runs `body` in this run.
   ///
   /// The run is drained right here, on the caller's thread, while the caller waits: no thread
-  /// hand-off, which would be most of what a run costs. The caller's task stays in this
-  /// call while the run's jobs run nested in it, as `Task.immediate` runs a task; a `@MainActor`
-  /// caller stays on the main actor (the main actor is an executor, not a lock, so main-actor
-  /// jobs of the run still run, on this thread). A run still going after ``inlineBudget`` moves,
-  /// between two jobs, to the process's drain thread, where the caller really suspends; so does a
-  /// run with a grace period, from the start, since it may wait in real time for jobs from other
-  /// threads. A caller isolated to another actor leaves it first (the run's jobs may need it) and
-  /// drains on the global executor.
+  /// hand-off, which would be most of what a run costs. The caller's task stays in this call while
+  /// the run's jobs run nested in it, as `Task.immediate` runs a task. A run's main-actor job runs
+  /// only while the run holds the real main actor (``MainActorAccess``):
+  ///
+  /// - A `@MainActor` caller holds it: the run is drained in its call, in stretches of
+  ///   ``inlineBudget``, and between two stretches the caller yields the main actor to the
+  ///   process's other main-actor work.
+  /// - A nonisolated caller drains on its own thread until the first main-actor job, then hops to
+  ///   the main actor and drains there, as a `@MainActor` caller does.
+  /// - A caller isolated to another actor leaves it first (the run's jobs may need it).
+  /// - A run still going after ``inlineBudget`` off the main actor, and a run with a grace period
+  ///   (it may wait in real time for jobs from other threads, which may need the main actor),
+  ///   move to the process's drain thread, where the caller really suspends; there each
+  ///   main-actor job is run in a block on the main queue.
   nonisolated(nonsending) func perform<Value>(_ body: LentBody<Value>) async
     -> RunCompletion<Value>
   {
@@ -142,62 +153,113 @@ extension DeterministicRun {
     let result = start(body)
     let drained: DrainOutcome
     // Read here, never inside `&&`: its right side is a closure, whose `#isolation` is its own.
-    let here = Self.canDrainInline(callerIsolatedTo: #isolation)
+    let caller = Self.placement(ofCallerIsolatedTo: #isolation)
     if gracePeriod != .zero {
       drained = await DrainThread.shared.drain(self)
-    } else if !here {
+    } else if caller == .otherActor {
       drained = await drainOffCallersActor()
-    } else if let outcome = drain(until: RealTime.now + Self.inlineBudget) {
-      drained = outcome
     } else {
-      drained = await DrainThread.shared.drain(self)
+      drained = await drainInline(holdingMainActor: caller == .mainActor)
     }
     if drained.quarantinedTasks { body.relinquishReferences(downTo: baseline) }
     return RunCompletion(
       drained: drained, result: result.value, timeout: timeout, site: site)
   }
 
-  /// Drains off the caller's actor, for up to ``inlineBudget``, then on the drain thread: leaving
-  /// a default actor for the global executor is a switch on the same thread, cheaper than handing
-  /// the run to the drain thread.
-  @concurrent private func drainOffCallersActor() async -> DrainOutcome {
-    if let outcome = drain(until: RealTime.now + Self.inlineBudget) { return outcome }
-    return await DrainThread.shared.drain(self)
+  /// Drains on the caller's thread for up to ``inlineBudget``; goes on on the main actor when the
+  /// caller holds it or a main-actor job needs it, and on the drain thread otherwise.
+  nonisolated(nonsending) private func drainInline(holdingMainActor: Bool) async -> DrainOutcome {
+    switch drain(until: RealTime.now + Self.inlineBudget, holdingMainActor: holdingMainActor) {
+    case .ended(let outcome): return outcome
+    case .paused(.needsMainActor): return await drainOnMainActor()
+    case .paused(.yieldMainActor):
+      // Lets a queued main-queue block run first (the hop to the main actor does that itself).
+      if holdingMainActor { await Task.yield() }
+      return await drainOnMainActor()
+    case .paused(.budgetSpent) where holdingMainActor: return await drainOnMainActor()
+    case .paused: return await DrainThread.shared.drain(self)
+    }
   }
 
-  /// How long a run is drained on the caller's thread before it moves to the drain thread: a
-  /// thread of the cooperative pool is not held for longer than a short CPU-bound function would
+  /// Drains holding the main actor, in stretches of ``inlineBudget`` with the main actor yielded
+  /// to the process's other main-actor work between two of them.
+  @MainActor private func drainOnMainActor() async -> DrainOutcome {
+    while true {
+      switch drain(until: RealTime.now + Self.inlineBudget, holdingMainActor: true) {
+      case .ended(let outcome): return outcome
+      case .paused(.leaveMainActor): return await DrainThread.shared.drain(self)
+      case .paused: await Task.yield()  // fairness to other main-actor work, not synchronisation
+      }
+    }
+  }
+
+  /// Drains off the caller's actor, for up to ``inlineBudget``, then on the main actor or the
+  /// drain thread: leaving a default actor for the global executor is a switch on the same
+  /// thread, cheaper than handing the run to the drain thread.
+  @concurrent private func drainOffCallersActor() async -> DrainOutcome {
+    switch drain(until: RealTime.now + Self.inlineBudget, holdingMainActor: false) {
+    case .ended(let outcome): return outcome
+    case .paused(.needsMainActor), .paused(.yieldMainActor): return await drainOnMainActor()
+    case .paused: return await DrainThread.shared.drain(self)
+    }
+  }
+
+  /// How long a run is drained on the caller's thread before it moves to the drain thread, or
+  /// yields the main actor: a thread is not held for longer than a short CPU-bound function would
   /// hold it. Almost every run of a test is over long before.
   static let inlineBudget = Duration.milliseconds(2)
 
-  /// Whether a caller isolated to `actor` can drain a run on its own thread: when it is not
-  /// isolated to an actor, or only to the main actor.
-  private static func canDrainInline(callerIsolatedTo actor: (any Actor)?) -> Bool {
-    guard let actor else { return true }
-    return ObjectIdentifier(actor) == ObjectIdentifier(MainActor.shared)
+  private enum CallerPlacement { case nonisolated, mainActor, otherActor }
+
+  private static func placement(ofCallerIsolatedTo actor: (any Actor)?) -> CallerPlacement {
+    guard let actor else { return .nonisolated }
+    return ObjectIdentifier(actor) == ObjectIdentifier(MainActor.shared) ? .mainActor : .otherActor
   }
 
-  /// Runs `body` in this run, drained by the calling thread.
+  /// Runs `body` in this run, drained by the calling thread. A thread that holds the main actor
+  /// runs every job itself; any other thread runs main-actor jobs in blocks on the main queue.
   func performBlocking<Value>(_ body: LentBody<Value>) -> RunCompletion<Value> {
     let baseline = body.referenceCount
     let result = start(body)
-    let drained = drainToEnd()
+    let drained = MainActorAccess.isHeldHere ? drainHoldingMainActorToEnd() : drainToEnd()
     if drained.quarantinedTasks { body.relinquishReferences(downTo: baseline) }
     return RunCompletion(
       drained: drained, result: result.value, timeout: timeout, site: site)
+  }
+
+  /// Drains on this thread, which holds the main actor, until the run is over. When the run must
+  /// wait for outside jobs, the drain thread waits for them while this thread runs the main-actor
+  /// work the run posts.
+  private func drainHoldingMainActorToEnd() -> DrainOutcome {
+    while true {
+      switch drain(holdingMainActor: true) {
+      case .ended(let outcome): return outcome
+      case .paused(.leaveMainActor):
+        let outcome = Locked<DrainOutcome?>(nil)
+        let signal = DispatchSemaphore(value: 0)
+        DrainThread.shared.submit(self) { drained in
+          outcome.withLock { $0 = drained }
+          signal.signal()
+        }
+        MainActorAccess.waitServing(signal) { outcome.withLock { $0 != nil } }
+        return outcome.withLock { $0! }
+      case .paused: continue
+      }
+    }
   }
 
   /// Creates the body's task so that its first job lands in the run. `Task {}` copies the
   /// caller's task-local values (the running test, Lockstep's issue collector).
   private func start<Value>(_ body: LentBody<Value>) -> Locked<Result<Value, any Error>?> {
     let result = Locked<Result<Value, any Error>?>(nil)
+    let runBody = body.forOneRun()
     let task = DrainingRun.with(self) {
       Task { [self] in
         let value: Result<Value, any Error>
         do {
           value = .success(
             try await TaskCreationObservation.$observer.withValue(RunTaskCreationObserver()) {
-              try await body.closure()
+              try await runBody.closure()
             })
         } catch { value = .failure(error) }
         result.withLock { $0 = value }

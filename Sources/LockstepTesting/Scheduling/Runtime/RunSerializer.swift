@@ -1,56 +1,169 @@
 import Dispatch
+import Lockstep
 
-/// Lets one deterministic run proceed at a time in the process, so that main-actor work of two
-/// runs never overlaps. First come, first served.
+/// Lets one deterministic run proceed at a time in the process: runs share the drain thread and
+/// the process-wide executors. First come, first served. A run that waited long says so
+/// (``RunLockWait``), and a test cancelled while its run waits (its time limit, for example) stops
+/// waiting and fails with what it waited for (``RunLockWaitCancelled``).
 final class RunSerializer: Sendable {
   static let shared = RunSerializer()
 
-  private struct State {
-    var held = false
-    var waiters: [@Sendable () -> Void] = []
+  /// The run holding the lock: where it was started, and since when.
+  struct Holder: Sendable {
+    let site: CallSite
+    let since: ContinuousClock.Instant
+  }
 
-    /// Takes the lock if it is free.
-    mutating func takeIfFree() -> Bool {
-      if held { return false }
-      held = true
+  private struct Waiter {
+    let id: UInt64
+    let site: CallSite
+    /// Resumes the waiter: `true` when the lock passed to it, `false` when it was cancelled.
+    let resume: @Sendable (Bool) -> Void
+  }
+
+  private struct State {
+    var holder: Holder?
+    var waiters: [Waiter] = []
+    var nextID: UInt64 = 0
+    /// Waiters cancelled before they were queued.
+    var cancelled: Set<UInt64> = []
+
+    /// Takes the lock for a run started at `site` if it is free.
+    mutating func takeIfFree(for site: CallSite) -> Bool {
+      if holder != nil { return false }
+      holder = Holder(site: site, since: RealTime.now)
       return true
     }
   }
   private let state = Locked(State())
 
-  nonisolated(nonsending) func acquire() async {
+  /// Takes the lock for a run started at `site`; returns how long that took. Throws when the
+  /// calling task is cancelled while it waits.
+  nonisolated(nonsending) func acquire(for site: CallSite) async throws(RunLockWaitCancelled)
+    -> RunLockWait
+  {
     // A free lock is taken without a continuation (a free lock has nobody queued: `release()`
     // hands it straight to the next waiter).
-    if state.withLock({ $0.takeIfFree() }) { return }
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      if take(orQueue: { continuation.resume() }) { continuation.resume() }
+    let start = RealTime.now
+    let (free, id, ahead, holder) = state.withLock { state in
+      state.nextID += 1
+      return (state.takeIfFree(for: site), state.nextID, state.waiters.count + 1, state.holder)
     }
+    if free { return RunLockWait(waited: .zero, runsAhead: 0) }
+    let granted = await withTaskCancellationHandler {
+      await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+        let now: Bool? = state.withLock { state in
+          if state.cancelled.remove(id) != nil { return false }
+          if state.takeIfFree(for: site) { return true }
+          state.waiters.append(Waiter(id: id, site: site) { continuation.resume(returning: $0) })
+          return nil
+        }
+        if let now { continuation.resume(returning: now) }
+      }
+    } onCancel: {
+      let waiter = state.withLock { state -> Waiter? in
+        guard let index = state.waiters.firstIndex(where: { $0.id == id }) else {
+          state.cancelled.insert(id)
+          return nil
+        }
+        return state.waiters.remove(at: index)
+      }
+      waiter?.resume(false)
+    }
+    let wait = RunLockWait(waited: start.duration(to: RealTime.now), runsAhead: ahead)
+    guard granted else {
+      throw RunLockWaitCancelled(site: site, wait: wait, holder: holder)
+    }
+    return wait
   }
 
-  func acquireBlocking() {
+  /// Takes the lock for a run started at `site`, blocking the calling thread; returns how long
+  /// that took. A thread that holds the main actor runs the main-actor work of the run ahead of it
+  /// meanwhile (``MainActorAccess``).
+  func acquireBlocking(for site: CallSite) -> RunLockWait {
+    let start = RealTime.now
     let semaphore = DispatchSemaphore(value: 0)
-    if !take(orQueue: { semaphore.signal() }) { semaphore.wait() }
+    let granted = Locked(false)
+    let ahead = state.withLock { state -> Int? in
+      if state.takeIfFree(for: site) { return nil }
+      state.nextID += 1
+      state.waiters.append(
+        Waiter(id: state.nextID, site: site) { _ in
+          granted.withLock { $0 = true }
+          semaphore.signal()
+        })
+      return state.waiters.count
+    }
+    guard let ahead else { return RunLockWait(waited: .zero, runsAhead: 0) }
+    if MainActorAccess.isHeldHere {
+      MainActorAccess.waitServing(semaphore) { granted.withLock { $0 } }
+    } else {
+      semaphore.wait()
+    }
+    return RunLockWait(waited: start.duration(to: RealTime.now), runsAhead: ahead)
   }
 
-  /// Takes the lock if it is free (`true`); otherwise queues `resume`, which ``release()`` calls
-  /// when the lock passes to this waiter.
-  private func take(orQueue resume: @escaping @Sendable () -> Void) -> Bool {
-    state.withLock { state in
-      if state.takeIfFree() { return true }
-      state.waiters.append(resume)
-      return false
-    }
-  }
+  /// How many runs wait for the lock.
+  var waitingRuns: Int { state.withLock { $0.waiters.count } }
 
   /// Passes the lock to the next waiter, or frees it.
   func release() {
-    let next: (@Sendable () -> Void)? = state.withLock { state in
+    let next: Waiter? = state.withLock { state in
       guard !state.waiters.isEmpty else {
-        state.held = false
+        state.holder = nil
         return nil
       }
-      return state.waiters.removeFirst()
+      let next = state.waiters.removeFirst()
+      state.holder = Holder(site: next.site, since: RealTime.now)
+      return next
     }
-    next?()
+    next?.resume(true)
+  }
+}
+
+/// How long a run waited for the process's run lock, and behind how many runs of other tests.
+struct RunLockWait: Sendable {
+  let waited: Duration
+  let runsAhead: Int
+
+  /// A wait past which the run says it waited: far longer than a test's runs take.
+  static let worthSaying = Duration.seconds(2)
+
+  /// The warning a run that waited long gives, or `nil`.
+  func warning(at site: CallSite) -> String? {
+    guard waited >= Self.worthSaying else { return nil }
+    return "The deterministic run started at \(site) waited \(Self.text(waited)) for "
+      + "the process's run lock, behind \(runsAhead) run(s) of other tests: runs never overlap "
+      + "in a process. \(Self.advice)"
+  }
+
+  /// `duration` to the millisecond, as people write it.
+  static func text(_ duration: Duration) -> String {
+    Duration.milliseconds(Int64((duration / .milliseconds(1)).rounded())).lockstepText
+  }
+
+  static let advice =
+    "A suite of long explorations wants `.serialized` and time limits that cover every "
+    + "exploration of the suite, or its explorations split over processes with LOCKSTEP_SHARD "
+    + "(see Finding races)."
+}
+
+/// A test was cancelled — by its time limit, most often — while its deterministic run waited for
+/// the process's run lock, held by another test's run.
+public struct RunLockWaitCancelled: Error, CustomStringConvertible {
+  let site: CallSite
+  let wait: RunLockWait
+  let holder: RunSerializer.Holder?
+
+  public var description: String {
+    let held =
+      holder.map {
+        " The run holding it was started at \($0.site), "
+          + "\(RunLockWait.text($0.since.duration(to: RealTime.now))) earlier."
+      } ?? ""
+    return "The test was cancelled while its deterministic run, started at \(site), waited "
+      + "\(RunLockWait.text(wait.waited)) for the process's run lock, behind "
+      + "\(wait.runsAhead) run(s) of other tests: runs never overlap in a process.\(held) "
+      + RunLockWait.advice
   }
 }

@@ -118,19 +118,13 @@ enum RuntimeHooks {
     context(ofClosureIn: holder).map(runtimeRetainCount) ?? 0
   }
 
-  /// Gives up the references that quarantined tasks hold on the closure that `holder` stores,
-  /// until its count is back to `baseline` (its ``referenceCount(ofClosureIn:)`` before the run),
-  /// so that the escape check at the end of the caller's `withoutActuallyEscaping` passes.
-  ///
-  /// An entry point receives its body as a non-escaping closure and must run it in a task of the
-  /// deterministic run (``LentBody``). When that task deadlocks beyond cancellation, the run
-  /// quarantines it: it stays suspended forever and never runs again, but its frames still retain
-  /// the closure, and `withoutActuallyEscaping` would stop the process ("closure has escaped").
-  /// The quarantined frames are never resumed nor destroyed, so their references are never used:
-  /// releasing them lets the scope end and the caller fail with the report instead.
-  static func relinquishReferences<Holder>(toClosureIn holder: Holder, downTo baseline: Int) {
+  /// Gives up the references that a quarantined run's tasks hold on the closure that `holder`
+  /// stores, until its count is back to `baseline` (its ``referenceCount(ofClosureIn:)`` before
+  /// the run), giving up at most `most`: see ``LentBody`` for why those are the only references
+  /// gained since `baseline`, and why nothing will ever release them.
+  static func relinquishReferences<Holder>(toClosureIn holder: Holder, downTo baseline: Int, most: Int) {
     guard let context = context(ofClosureIn: holder) else { return }
-    var extra = runtimeRetainCount(context) - baseline
+    var extra = min(runtimeRetainCount(context) - baseline, most)
     while extra > 0 {
       Unmanaged<AnyObject>.fromOpaque(context).release()
       extra -= 1

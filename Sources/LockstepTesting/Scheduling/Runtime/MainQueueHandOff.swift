@@ -1,0 +1,70 @@
+import Dispatch
+import LockstepInterposition
+
+/// Blocks a run's jobs put on the main queue become main-actor tasks of the run (Linux):
+/// `LockstepInterposition` defines `dispatch_async` and `dispatch_after`, which
+/// `DispatchQueue.main.async` and `asyncAfter` reach, and while a run is drained its thread's
+/// main-queue blocks come here instead of going to the main queue. Each runs as a `@MainActor`
+/// task of the run, in the run's order; an `asyncAfter` block first sleeps its delay in the run's
+/// time. So a `@MainActor` caller, which holds the main queue while it drains its run, never waits
+/// for a block that cannot run (a deadlock that is not one), and legacy code's delays are virtual.
+///
+/// A probe checks once per process that the calls reach Lockstep's definitions. Where they do not
+/// (Apple platforms, a statically linked libdispatch), blocks go to the real main queue: a
+/// `@MainActor` caller's run that has nothing else to do then yields the main actor once before
+/// it reports a deadlock, so that the block runs.
+enum MainQueueHandOff {
+  /// Whether runs take their main-queue blocks: the probe passed.
+  static let isInEffect: Bool = probe()
+
+  /// Runs `body`, a stretch of `run`'s draining on this thread, taking the main-queue blocks of
+  /// its jobs.
+  static func observing<T>(_ run: DeterministicRun, _ body: () -> T) -> T {
+    guard isInEffect else { return body() }
+    let previous = lockstep_main_queue_enter(Unmanaged.passUnretained(run).toOpaque())
+    defer { lockstep_main_queue_enter(previous) }
+    return body()
+  }
+
+  /// Queues blocks on the main queue and another from this thread and checks what the stand-ins saw.
+  private static func probe() -> Bool {
+    guard lockstep_main_queue_interposable() else { return false }
+    lockstep_main_queue_set_observer { _, block, delayed, delay in
+      guard let block else { return }
+      MainQueueHandOff.start(
+        MainQueueHandOff.Block(pointer: block), after: delayed ? .nanoseconds(delay) : nil)
+    }
+    return seen { DispatchQueue.main.async {} } == 1
+      // libdispatch runs a block due now with `dispatch_async`, which may be seen too.
+      && seen { DispatchQueue.main.asyncAfter(deadline: .now()) {} } >= 1
+      && seen { DispatchQueue.global().async {} } == 0
+  }
+
+  /// How many main-queue blocks the stand-ins saw `queue` queue on this thread.
+  private static func seen(_ queue: () -> Void) -> Int32 {
+    let previous = lockstep_main_queue_probe_begin()
+    queue()
+    return lockstep_main_queue_probe_end(previous)
+  }
+
+  /// Starts the task that runs `block` on the main actor, after `delay` of the run's time. Called
+  /// on the drain thread, during a job: the task is the run's.
+  private static func start(_ block: Block, after delay: Duration?) {
+    let operation: @MainActor @Sendable () async -> Void = {
+      if let delay { try? await Task.sleep(for: delay) }
+      lockstep_main_queue_run_block(block.pointer)
+    }
+    if #available(LockstepTaskNames , *) {
+      Task(
+        name: delay == nil ? "DispatchQueue.main.async" : "DispatchQueue.main.asyncAfter",
+        operation: operation)
+    } else {
+      Task(operation: operation)
+    }
+  }
+
+  /// A block the main queue would have run, owned until it runs.
+  private struct Block: @unchecked Sendable {
+    let pointer: UnsafeMutableRawPointer
+  }
+}
