@@ -33,9 +33,15 @@ struct lockstep_hashing_parameters {
 };
 extern struct lockstep_hashing_parameters _swift_stdlib_Hashing_parameters __attribute__((weak));
 
+static int lies_in_main_executable(struct dl_phdr_info *info, size_t size, void *data);
+
 bool lockstep_hashing_is_deterministic(void) {
   return &_swift_stdlib_Hashing_parameters != NULL
     && _swift_stdlib_Hashing_parameters.deterministic;
+}
+
+bool lockstep_lies_in_main_executable(uintptr_t address) {
+  return dl_iterate_phdr(lies_in_main_executable, &address) == 1;
 }
 
 /// 1 when the address `data` points to lies in the main executable (the first object
@@ -52,7 +58,7 @@ static int lies_in_main_executable(struct dl_phdr_info *info, size_t size, void 
   return 2;
 }
 
-__attribute__((constructor)) static void lockstep_make_hashing_deterministic(void) {
+__attribute__((constructor(101))) static void lockstep_make_hashing_deterministic(void) {
   if (&_swift_stdlib_Hashing_parameters == NULL) {
     hashing_setup = lockstep_hashing_no_runtime;
     return;
@@ -66,15 +72,13 @@ __attribute__((constructor)) static void lockstep_make_hashing_deterministic(voi
     hashing_setup = lockstep_hashing_opted_out;
     return;
   }
-  uintptr_t here = (uintptr_t)&lockstep_make_hashing_deterministic;
-  if (dl_iterate_phdr(lies_in_main_executable, &here) != 1) {
+  if (!lockstep_lies_in_main_executable((uintptr_t)&lockstep_make_hashing_deterministic)) {
     hashing_setup = lockstep_hashing_not_main_executable;
     return;
   }
   // With the runtime linked into the executable too (`--static-swift-stdlib`), its initializer runs
   // after this one and draws its seeds again (checked: setting the variable here does not reach it).
-  uintptr_t parameters = (uintptr_t)&_swift_stdlib_Hashing_parameters;
-  if (dl_iterate_phdr(lies_in_main_executable, &parameters) == 1) {
+  if (lockstep_lies_in_main_executable((uintptr_t)&_swift_stdlib_Hashing_parameters)) {
     hashing_setup = lockstep_hashing_static_runtime;
     return;
   }
@@ -87,5 +91,9 @@ __attribute__((constructor)) static void lockstep_make_hashing_deterministic(voi
 #else
 
 bool lockstep_hashing_is_deterministic(void) { return false; }
+bool lockstep_lies_in_main_executable(uintptr_t address) {
+  (void)address;
+  return false;
+}
 
 #endif

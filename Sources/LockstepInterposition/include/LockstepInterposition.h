@@ -72,6 +72,12 @@ enum LockstepHashing {
 /// What Lockstep did about hashing before `main` (Linux; `lockstep_hashing_untouched` elsewhere).
 enum LockstepHashing lockstep_hashing_setup(void);
 
+/// Whether `address` lies in the main executable (Linux; `false` elsewhere).
+bool lockstep_lies_in_main_executable(uintptr_t address);
+
+/// Whether Lockstep's executors were installed before `main` (a Linux test process).
+bool lockstep_executors_installed_before_main(void);
+
 /// How many return addresses of the creating frames a task creation records.
 #define LOCKSTEP_CREATION_FRAMES 4
 

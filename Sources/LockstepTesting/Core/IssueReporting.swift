@@ -114,8 +114,10 @@ func reportIssue(_ message: String, at site: CallSite, context: IssueContext? = 
 /// Reports a warning, which does not fail the test: a Swift Testing warning, a line on standard
 /// output under XCTest (which has no warnings), an issue of the active collector marked
 /// ``ReportedIssue/isWarning``, or with no test framework running, a line on standard error.
-func reportWarning(_ message: String, at site: CallSite) {
-  let (destination, collector) = destination(nil)
+/// `aboutTheProcess` warnings (how the test process ran the test, not what its code did) skip the
+/// collector and go to the test framework.
+func reportWarning(_ message: String, at site: CallSite, aboutTheProcess: Bool = false) {
+  let (destination, collector) = destination(nil, collecting: !aboutTheProcess)
   switch destination {
   case .collector:
     collector?.issues.withLock {
@@ -139,9 +141,11 @@ func reportWarning(_ message: String, at site: CallSite) {
 
 /// Where an issue reported now goes, and the collector it goes to: the calling task's, else the
 /// one of the context the reporting primitive was made in.
-private func destination(_ context: IssueContext?) -> (IssueDestination, IssueCollector?) {
+private func destination(_ context: IssueContext?, collecting: Bool = true) -> (
+  IssueDestination, IssueCollector?
+) {
   let current = IssueContext.current()
-  let collector = current.collector ?? context?.collector
+  let collector = collecting ? current.collector ?? context?.collector : nil
   #if canImport(XCTest)
     let inXCTestProcess = IssueDestination.inXCTestProcess
   #else

@@ -29,6 +29,9 @@
     sleep: (_ jobStart: ContinuousClock.Instant) -> SleepRequest
   ) -> Bool {
     guard let run else { return false }
+    // A task from outside the run whose work an actor job of the run ran (it waited for an actor
+    // the run's task held) is not the run's: its sleep keeps real time.
+    if let task = RuntimeHooks.currentTaskID(), task < run.bodyTaskID { return false }
     let request = sleep(run.jobStart)
     run.noteRunningTaskNameIfDraining()
     run.schedule(scheduledJob(job, isMainActor: false), sleep: request)

@@ -35,15 +35,20 @@ enum RunLifecycle {
     try withoutActuallyEscaping(body) { body in try operation(LentBody(body)) }
   }
 
-  /// Checks that runs can start here, then runs `operation` holding the process's run lock; a
-  /// run started at `site` that waited long for it says so.
+  /// Checks that runs can start here, then runs `operation` holding the process's run lock. A
+  /// run started at `site` that waited long for it, and whose test was cancelled meanwhile (its
+  /// time limit, most often), says how long it waited.
   nonisolated(nonsending) static func exclusively<T>(
     at site: CallSite, _ operation: nonisolated(nonsending) () async throws -> T
   ) async throws -> T {
     try checkCanStart()
     let wait = try await RunSerializer.shared.acquire(for: site)
-    defer { RunSerializer.shared.release() }
-    if let warning = wait.warning(at: site) { reportWarning(warning, at: site) }
+    defer {
+      RunSerializer.shared.release()
+      if Task.isCancelled, let warning = wait.warning(at: site) {
+        reportWarning(warning, at: site, aboutTheProcess: true)
+      }
+    }
     if !VirtualNow.isInEffect && needsWarmUp() { _ = await warmUpRun().perform(LentBody(warmUp)) }
     await yieldNowAndThen()
     return try await operation()
@@ -67,9 +72,8 @@ enum RunLifecycle {
   /// The blocking form of ``exclusively(_:)``, for synchronous callers.
   static func exclusivelyBlocking<T>(at site: CallSite, _ operation: () throws -> T) throws -> T {
     try checkCanStart()
-    let wait = RunSerializer.shared.acquireBlocking(for: site)
+    _ = RunSerializer.shared.acquireBlocking(for: site)
     defer { RunSerializer.shared.release() }
-    if let warning = wait.warning(at: site) { reportWarning(warning, at: site) }
     if !VirtualNow.isInEffect && needsWarmUp() { _ = warmUpRun().performBlocking(LentBody(warmUp)) }
     return try operation()
   }

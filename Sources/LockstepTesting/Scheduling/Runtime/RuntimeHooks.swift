@@ -13,14 +13,29 @@
 //   the job calls its `enqueue(_:at:tolerance:clock:)`, which puts the sleep in virtual time.
 //   Main-actor jobs run isolated to the main executor, on the drain thread.
 //
-// Installing late: in 6.3 `_createExecutors` just stores the two executors into the static
-// storage behind `Task.defaultExecutor` and `MainActor.executor` (plain stores), and the
-// runtime reads that storage on every global/main enqueue.
-// Calling it after the process started therefore works; the only hazard is a thread that reads
-// the two-word existential in the nanosecond between the two stores, once per process.
+// When: in 6.3 `_createExecutors` stores the two executors into the static storage behind
+// `Task.defaultExecutor` and `MainActor.executor` with plain stores, and the runtime reads that
+// storage on every global/main enqueue, so the standard library asks for it before the first
+// enqueue. In a Linux test process a constructor of the executable does it before `main`, when
+// no other thread exists (LockstepInterposition/EarlyExecutors.c, `installBeforeMain()`).
+// Elsewhere the first run does it: a thread that enqueues a job in the nanoseconds of the store
+// could read the two-word existential half written, once per process; the process's own
+// executors keep working either way, since Lockstep's forward every job that is not a run's.
 #if compiler(>=6.3)
   @_spi(ExperimentalCustomExecutors) @_spi(ExperimentalScheduling) import _Concurrency
 #endif
+import LockstepInterposition
+
+/// Called by LockstepInterposition's constructor before `main` of a Linux test process: installs
+/// the executors while no other thread can enqueue a job.
+@_cdecl("lockstep_install_executors_before_main")
+@usableFromInline func installExecutorsBeforeMain() {
+  #if compiler(>=6.3)
+    if #available(LockstepCustomExecutors , *) {
+      _createExecutors(factory: LockstepExecutorFactory.self)
+    }
+  #endif
+}
 
 /// A runtime job held by the scheduler.
 struct ScheduledJob: SchedulableJob, @unchecked Sendable {
@@ -44,9 +59,9 @@ enum RuntimeHooks {
       if #available(LockstepCustomExecutors , *) {
         // The probe's tasks go to the platform's executors, before any run can see them.
         _ = TaskCreationHook.isInEffect
-        _ = Installed.defaultExecutor
-        _ = Installed.mainExecutor
-        _createExecutors(factory: LockstepExecutorFactory.self)
+        if !lockstep_executors_installed_before_main() {
+          _createExecutors(factory: LockstepExecutorFactory.self)
+        }
         return nil
       }
       return "custom executors need macOS/iOS/tvOS/watchOS/visionOS 26.4 or later"

@@ -1,0 +1,19 @@
+import LockstepInterposition
+import Testing
+
+@testable import LockstepTesting
+
+/// Swift's executor factory stores the executors with plain stores, which the standard library
+/// asks for before the first job: in a Linux test process Lockstep installs them before `main`,
+/// when no other thread can enqueue one.
+@Suite(.timeLimit(.minutes(1)))
+struct ExecutorInstallationTests {
+  #if os(Linux)
+    @Test func aLinuxTestProcessHasLockstepsExecutorsFromBeforeMain() throws {
+      #expect(lockstep_executors_installed_before_main())
+      // A run finds them installed and installs nothing more.
+      _ = try withDeterministicSchedulingBlocking {}
+      #expect(lockstep_executors_installed_before_main())
+    }
+  #endif
+}
