@@ -21,10 +21,11 @@
 // Elsewhere the first run does it: a thread that enqueues a job in the nanoseconds of the store
 // could read the two-word existential half written, once per process; the process's own
 // executors keep working either way, since Lockstep's forward every job that is not a run's.
+import LockstepInterposition
+
 #if compiler(>=6.3)
   @_spi(ExperimentalCustomExecutors) @_spi(ExperimentalScheduling) import _Concurrency
 #endif
-import LockstepInterposition
 
 /// Called by LockstepInterposition's constructor before `main` of a Linux test process: installs
 /// the executors while no other thread can enqueue a job.
