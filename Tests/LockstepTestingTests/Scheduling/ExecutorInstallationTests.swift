@@ -9,10 +9,10 @@ import Testing
 @Suite(.timeLimit(.minutes(1)))
 struct ExecutorInstallationTests {
   #if os(Linux)
-    @Test func aLinuxTestProcessHasLockstepsExecutorsFromBeforeMain() throws {
+    @Test func aLinuxTestProcessHasLockstepsExecutorsFromBeforeMain() async throws {
       #expect(lockstep_executors_installed_before_main())
       // A run finds them installed and installs nothing more.
-      _ = try withDeterministicSchedulingBlocking {}
+      try await withDeterministicScheduling {}
       #expect(lockstep_executors_installed_before_main())
     }
   #endif

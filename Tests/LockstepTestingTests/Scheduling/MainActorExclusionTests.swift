@@ -97,18 +97,24 @@ struct MainActorExclusionTests {
         await Task.yield()  // allowed: the workload, one main-actor job a turn
       }
     }
-    let offQueue = try await Task.detached {
-      let offQueue = Locked(0)
-      _ = try withDeterministicSchedulingBlocking {
-        for _ in 0..<Self.steps {
-          await MainActor.run {
-            MainActorWork.step()
-            if !onTheMainQueue() { offQueue.withLock { $0 += 1 } }
-          }
-        }
-      }
-      return offQueue.value
-    }.value
+    // On a thread of its own: the blocking form must not block a thread of the cooperative pool.
+    let offQueue = try await withCheckedThrowingContinuation { continuation in
+      Thread {
+        continuation.resume(
+          with: Result {
+            let offQueue = Locked(0)
+            _ = try withDeterministicSchedulingBlocking {
+              for _ in 0..<Self.steps {
+                await MainActor.run {
+                  MainActorWork.step()
+                  if !onTheMainQueue() { offQueue.withLock { $0 += 1 } }
+                }
+              }
+            }
+            return offQueue.value
+          })
+      }.start()
+    }
     await beside.value
     #expect(offQueue == 0)
     #expect(MainActorWork.overlaps == before)
