@@ -9,7 +9,10 @@
 // 4. Choose: the next job comes from Run/ReadyJobs.swift — first in, first out or seeded
 //    (Run/ReadyQueue.swift), or an exploration's picker (Run/ExploredJobs.swift, Exploration/Pickers/).
 // 5. Run: the drain loop runs it (`runJobs` in Runtime/DeterministicRun.swift), on the caller's
-//    thread or on Lockstep's own (Runtime/DrainThread.swift).
+//    thread or on Lockstep's own (Runtime/DrainThread.swift); a main-actor job only while the
+//    drain holds the process's main actor (Runtime/MainActorAccess.swift, the placements in
+//    Runtime/RunLifecycle.swift). A main-queue block a job queues becomes a job of the run
+//    (Runtime/MainQueueHandOff.swift).
 //
 // Runtime/RunLifecycle.swift starts every run; Exploration/Explorer/Explorer.swift runs one per
 // schedule, its picker chosen by a strategy (Exploration/Strategies/).
