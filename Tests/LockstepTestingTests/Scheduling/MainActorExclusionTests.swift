@@ -203,6 +203,24 @@ final class MainActorThreadXCTests: XCTestCase {
     XCTAssertEqual(offMain.value, 0)
   }
 
+  /// With a grace period the drain thread waits for outside jobs, and the main thread, blocked in
+  /// the call, runs the run's main-actor work meanwhile.
+  func testTheBlockingFormWithAGracePeriodOnTheMainThreadRunsMainActorJobsThere() throws {
+    let offMain = Locked(0)
+    let outcome = try withDeterministicSchedulingBlocking(gracePeriod: .milliseconds(20)) {
+      for _ in 0..<200 {
+        await MainActor.run { if !Thread.isMainThread { offMain.withLock { $0 += 1 } } }
+        await Task.detached {}.value
+      }
+      // A job from another thread, which the run waits for in real time.
+      return await withCheckedContinuation { (continuation: CheckedContinuation<Int, Never>) in
+        Thread { continuation.resume(returning: 7) }.start()
+      }
+    }
+    XCTAssertEqual(outcome.value, 7)
+    XCTAssertEqual(offMain.value, 0)
+  }
+
   func testANonisolatedRunKeepsMainActorJobsOnTheMainThread() async throws {
     let offMain = Locked(0)
     try await withDeterministicScheduling {
