@@ -44,12 +44,12 @@ final class RunSerializer: Sendable {
   {
     // A free lock is taken without a continuation (a free lock has nobody queued: `release()`
     // hands it straight to the next waiter).
+    if state.withLock({ $0.takeIfFree(for: site) }) { return RunLockWait(waited: .zero, runsAhead: 0) }
     let start = RealTime.now
-    let (free, id, ahead, holder) = state.withLock { state in
+    let (id, ahead, holder) = state.withLock { state in
       state.nextID += 1
-      return (state.takeIfFree(for: site), state.nextID, state.waiters.count + 1, state.holder)
+      return (state.nextID, state.waiters.count + 1, state.holder)
     }
-    if free { return RunLockWait(waited: .zero, runsAhead: 0) }
     let granted = await withTaskCancellationHandler {
       await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
         let now: Bool? = state.withLock { state in
@@ -81,6 +81,8 @@ final class RunSerializer: Sendable {
   /// that took. A thread that holds the main actor runs the main-actor work of the run ahead of it
   /// meanwhile (``MainActorAccess``).
   func acquireBlocking(for site: CallSite) -> RunLockWait {
+    // A free lock is taken before anything to wait with is made.
+    if state.withLock({ $0.takeIfFree(for: site) }) { return RunLockWait(waited: .zero, runsAhead: 0) }
     let start = RealTime.now
     let semaphore = DispatchSemaphore(value: 0)
     let granted = Locked(false)
