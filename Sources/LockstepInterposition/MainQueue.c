@@ -16,6 +16,7 @@
 #endif
 
 #include "LockstepInterposition.h"
+#include "NextDefinition.h"
 
 #if defined(__linux__)
 
@@ -38,15 +39,6 @@ static __thread void *main_queue_context;
 static char main_queue_probe_marker;
 static __thread int main_queue_probe_seen;
 
-static void *next_definition(void **slot, const char *name) {
-  void *function = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
-  if (__builtin_expect(function == NULL, 0)) {
-    function = dlsym(RTLD_NEXT, name);
-    __atomic_store_n(slot, function, __ATOMIC_RELEASE);
-  }
-  return function;
-}
-
 static void *the_main_queue(void) {
   void *queue = __atomic_load_n(&main_queue, __ATOMIC_ACQUIRE);
   if (__builtin_expect(queue == NULL, 0)) {
@@ -68,7 +60,7 @@ static bool handed_to_run(void *queue, void *block, bool delayed, int64_t delay)
   lockstep_main_queue_observer observer = __atomic_load_n(&main_queue_observer, __ATOMIC_ACQUIRE);
   if (observer == NULL) return false;
   block_copy_function copy =
-    (block_copy_function)next_definition((void **)&block_copy, "_Block_copy");
+    (block_copy_function)lockstep_next_definition((void **)&block_copy, "_Block_copy");
   if (copy == NULL) return false;
   observer(context, copy(block), delayed, delay);
   return true;
@@ -105,7 +97,7 @@ static int64_t nanoseconds_until(uint64_t when) {
 void dispatch_async(void *queue, void *block) {
   if (handed_to_run(queue, block, false, 0)) return;
   dispatch_async_function next =
-    (dispatch_async_function)next_definition((void **)&next_dispatch_async, "dispatch_async");
+    (dispatch_async_function)lockstep_next_definition((void **)&next_dispatch_async, "dispatch_async");
   next(queue, block);
 }
 
@@ -115,7 +107,7 @@ void dispatch_after(uint64_t when, void *queue, void *block) {
     if (delay >= 0 && handed_to_run(queue, block, true, delay)) return;
   }
   dispatch_after_function next =
-    (dispatch_after_function)next_definition((void **)&next_dispatch_after, "dispatch_after");
+    (dispatch_after_function)lockstep_next_definition((void **)&next_dispatch_after, "dispatch_after");
   next(when, queue, block);
 }
 
@@ -132,7 +124,7 @@ typedef struct lockstep_block_layout {
 void lockstep_main_queue_run_block(void *block) {
   ((lockstep_block_layout *)block)->invoke(block);
   block_release_function release =
-    (block_release_function)next_definition((void **)&block_release, "_Block_release");
+    (block_release_function)lockstep_next_definition((void **)&block_release, "_Block_release");
   if (release) release(block);
 }
 

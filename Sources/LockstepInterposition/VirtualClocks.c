@@ -15,6 +15,7 @@
 #endif
 
 #include "LockstepInterposition.h"
+#include "NextDefinition.h"
 
 static int virtual_now_state = -1;
 static int clock_overrides_used = 0;
@@ -51,19 +52,9 @@ static clock_gettime_function next_clock_gettime;
 static gettimeofday_function next_gettimeofday;
 static time_function next_time;
 
-/// The C library's definition of `name`, looked up once.
-static void *next_definition(void **slot, const char *name) {
-  void *function = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
-  if (__builtin_expect(function == NULL, 0)) {
-    function = dlsym(RTLD_NEXT, name);
-    __atomic_store_n(slot, function, __ATOMIC_RELEASE);
-  }
-  return function;
-}
-
 static int real_clock_gettime(clockid_t clock, struct timespec *time) {
   clock_gettime_function next =
-    (clock_gettime_function)next_definition((void **)&next_clock_gettime, "clock_gettime");
+    (clock_gettime_function)lockstep_next_definition((void **)&next_clock_gettime, "clock_gettime");
   if (next) return next(clock, time);
   return (int)syscall(SYS_clock_gettime, clock, time);
 }
@@ -104,7 +95,7 @@ int gettimeofday(struct timeval *restrict value, void *restrict zone) {
   int64_t nanoseconds = virtual_nanoseconds(CLOCK_REALTIME);
   if (__builtin_expect(nanoseconds < 0, 1)) {
     gettimeofday_function next =
-      (gettimeofday_function)next_definition((void **)&next_gettimeofday, "gettimeofday");
+      (gettimeofday_function)lockstep_next_definition((void **)&next_gettimeofday, "gettimeofday");
     if (next) return next(value, (void *)zone);
     return (int)syscall(SYS_gettimeofday, value, zone);
   }
@@ -116,7 +107,7 @@ int gettimeofday(struct timeval *restrict value, void *restrict zone) {
 time_t time(time_t *result) {
   int64_t nanoseconds = virtual_nanoseconds(CLOCK_REALTIME);
   if (__builtin_expect(nanoseconds < 0, 1)) {
-    time_function next = (time_function)next_definition((void **)&next_time, "time");
+    time_function next = (time_function)lockstep_next_definition((void **)&next_time, "time");
     if (next) return next(result);
     struct timespec now;
     real_clock_gettime(CLOCK_REALTIME, &now);

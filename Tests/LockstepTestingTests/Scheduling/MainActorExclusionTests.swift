@@ -28,14 +28,24 @@ import XCTest
   nonisolated static var overlaps: Int { occupancy.withLock { $0.overlaps } }
 }
 
-/// The main queue, recognised without trapping: what `dispatchPrecondition(condition:
-/// .onQueue(.main))` checks.
+/// Whether this code runs on the main queue, recognised without trapping: what
+/// `dispatchPrecondition(condition: .onQueue(.main))` checks.
+func onTheMainQueue() -> Bool { DispatchQueue.getSpecific(key: mainQueueKey) == 1 }
 private let mainQueueKey: DispatchSpecificKey<UInt8> = {
   let key = DispatchSpecificKey<UInt8>()
   DispatchQueue.main.setSpecific(key: key, value: 1)
   return key
 }()
-private func onTheMainQueue() -> Bool { DispatchQueue.getSpecific(key: mainQueueKey) == 1 }
+
+/// Plain main-actor work beside a run: ``MainActorExclusionTests/steps`` steps, one a turn.
+func mainActorWorkBeside() -> Task<Void, Never> {
+  Task { @MainActor in
+    for _ in 0..<MainActorExclusionTests.steps {
+      MainActorWork.step()
+      await Task.yield()  // allowed: the workload, one main-actor job a turn
+    }
+  }
+}
 
 /// A run's main-actor jobs hold the process's main actor: they never overlap other main-actor
 /// work, and they run where main-actor work runs without the run. The tests of this suite run in
@@ -44,6 +54,18 @@ private func onTheMainQueue() -> Bool { DispatchQueue.getSpecific(key: mainQueue
 @Suite(.timeLimit(.minutes(2)))
 struct MainActorExclusionTests {
   static let steps = 3_000
+
+  /// A run's workload: ``steps`` hops onto the main actor, each a step of main-actor work, counting
+  /// the steps that ran off the main queue.
+  static func hopsOntoTheMainActor(countingOffQueue offQueue: Locked<Int>) async {
+    for _ in 0..<steps {
+      await MainActor.run {
+        MainActorWork.step()
+        if !onTheMainQueue() { offQueue.withLock { $0 += 1 } }
+      }
+      await Task.yield()  // allowed: the workload, one job a turn
+    }
+  }
 
   @Test(.deterministic()) @MainActor func aDeterministicMainActorTestHoldsTheMainActor() async {
     let before = MainActorWork.overlaps
@@ -68,22 +90,9 @@ struct MainActorExclusionTests {
 
   @Test func aNonisolatedCallersRunHoldsTheMainActorForItsMainActorJobs() async throws {
     let before = MainActorWork.overlaps
-    let beside = Task { @MainActor in
-      for _ in 0..<Self.steps {
-        MainActorWork.step()
-        await Task.yield()  // allowed: the workload, one main-actor job a turn
-      }
-    }
+    let beside = mainActorWorkBeside()
     let offQueue = Locked(0)
-    try await withDeterministicScheduling {
-      for _ in 0..<Self.steps {
-        await MainActor.run {
-          MainActorWork.step()
-          if !onTheMainQueue() { offQueue.withLock { $0 += 1 } }
-        }
-        await Task.yield()  // allowed: the workload, one job a turn
-      }
-    }
+    try await withDeterministicScheduling { await Self.hopsOntoTheMainActor(countingOffQueue: offQueue) }
     await beside.value
     #expect(offQueue.value == 0)
     #expect(MainActorWork.overlaps == before)
@@ -91,12 +100,7 @@ struct MainActorExclusionTests {
 
   @Test func theBlockingFormRunsMainActorJobsOnTheMainQueue() async throws {
     let before = MainActorWork.overlaps
-    let beside = Task { @MainActor in
-      for _ in 0..<Self.steps {
-        MainActorWork.step()
-        await Task.yield()  // allowed: the workload, one main-actor job a turn
-      }
-    }
+    let beside = mainActorWorkBeside()
     // On a thread of its own: the blocking form must not block a thread of the cooperative pool.
     let offQueue = try await withCheckedThrowingContinuation { continuation in
       Thread {
@@ -104,12 +108,7 @@ struct MainActorExclusionTests {
           with: Result {
             let offQueue = Locked(0)
             _ = try withDeterministicSchedulingBlocking {
-              for _ in 0..<Self.steps {
-                await MainActor.run {
-                  MainActorWork.step()
-                  if !onTheMainQueue() { offQueue.withLock { $0 += 1 } }
-                }
-              }
+              await Self.hopsOntoTheMainActor(countingOffQueue: offQueue)
             }
             return offQueue.value
           })
@@ -122,21 +121,10 @@ struct MainActorExclusionTests {
 
   @MainActor @Test func aRunWithAGracePeriodHoldsTheMainActorForItsMainActorJobs() async throws {
     let before = MainActorWork.overlaps
-    let beside = Task { @MainActor in
-      for _ in 0..<Self.steps {
-        MainActorWork.step()
-        await Task.yield()  // allowed: the workload, one main-actor job a turn
-      }
-    }
+    let beside = mainActorWorkBeside()
     let offQueue = Locked(0)
     try await withDeterministicScheduling(gracePeriod: .milliseconds(50)) {
-      for _ in 0..<Self.steps {
-        await MainActor.run {
-          MainActorWork.step()
-          if !onTheMainQueue() { offQueue.withLock { $0 += 1 } }
-        }
-        await Task.yield()  // allowed: the workload, one job a turn
-      }
+      await Self.hopsOntoTheMainActor(countingOffQueue: offQueue)
     }
     await beside.value
     #expect(offQueue.value == 0)
@@ -145,12 +133,7 @@ struct MainActorExclusionTests {
 
   @Test func anExplorationHoldsTheMainActorForItsMainActorJobs() async throws {
     let before = MainActorWork.overlaps
-    let beside = Task { @MainActor in
-      for _ in 0..<Self.steps {
-        MainActorWork.step()
-        await Task.yield()  // allowed: the workload, one main-actor job a turn
-      }
-    }
+    let beside = mainActorWorkBeside()
     let offQueue = Locked(0)
     let result = await explore(.random(schedules: 200)) {
       await withTaskGroup(of: Void.self) { group in

@@ -5,15 +5,6 @@ import XCTest
 
 @testable import LockstepTesting
 
-/// The main queue, recognised without trapping: what `dispatchPrecondition(condition:
-/// .onQueue(.main))` checks.
-private let mainQueueKey: DispatchSpecificKey<UInt8> = {
-  let key = DispatchSpecificKey<UInt8>()
-  DispatchQueue.main.setSpecific(key: key, value: 7)
-  return key
-}()
-private func onTheMainQueue() -> Bool { DispatchQueue.getSpecific(key: mainQueueKey) == 7 }
-
 /// Blocks a run's jobs put on the main queue run, on the main queue, without a deadlock report
 /// that is not one; on Linux they are the run's own main-actor tasks, in its order and its time.
 @Suite(.timeLimit(.minutes(1)))
