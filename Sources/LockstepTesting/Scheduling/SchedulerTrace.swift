@@ -59,6 +59,8 @@ public struct SchedulerTrace: Sendable, Equatable, CustomStringConvertible {
   /// and `Date()` (``VirtualNow``); when `false`, they read the real clocks and each sleep's
   /// duration was recovered from real-clock readings.
   public internal(set) var readsVirtualNow = false
+  /// How many actor jobs a quarantined run holds: those actors stay busy for good.
+  var actorJobsLeftBusy = 0
 
   /// What Lockstep learned during the run about what each task did: waits at its primitives,
   /// sleeps, notes, injected cancellations, finished tasks. Read it through ``timeline``.

@@ -42,8 +42,10 @@ enum DrainOutcome {
         pending: [
           "\(trace.steps.count) jobs ran; the body was still running (a loop that never "
             + "stops, or waits for outside jobs that never came); its jobs are quarantined"
+            + Self.actorsLeftBusy(trace)
         ], isVirtualTime: false, scale: FailureBoundScale.current)
-    case .tooManySteps(let trace): StepLimitReached(steps: trace.steps.count)
+    case .tooManySteps(let trace):
+      StepLimitReached(steps: trace.steps.count, actorsLeftBusy: Self.actorsLeftBusy(trace))
     case .mainActorUnavailable:
       WaitTimeoutError(
         awaited: "the main actor, for a main-actor job of the deterministic run", timeout: timeout,
@@ -61,9 +63,20 @@ enum DrainOutcome {
 /// A run that executed its step limit (exploration's `maxSteps`) without its body finishing.
 struct StepLimitReached: Error, CustomStringConvertible {
   let steps: Int
+  var actorsLeftBusy = ""
 
   var description: String {
     "The schedule ran \(steps) jobs without finishing (maxSteps): tasks keep each other busy "
-      + "forever in this order (a livelock); they are quarantined."
+      + "forever in this order (a livelock); they are quarantined\(actorsLeftBusy)."
+  }
+}
+
+extension DrainOutcome {
+  /// What a report says of the actors a quarantined run left busy: nothing when it left none.
+  fileprivate static func actorsLeftBusy(_ trace: SchedulerTrace) -> String {
+    guard trace.actorJobsLeftBusy > 0 else { return "" }
+    return ", and so are \(trace.actorJobsLeftBusy) actor job(s) that were ready: those actors "
+      + "stay busy for good, and a later call to one of them (a shared actor or a singleton) "
+      + "waits forever"
   }
 }

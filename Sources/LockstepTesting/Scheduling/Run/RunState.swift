@@ -285,6 +285,9 @@ struct RunState<Job: SchedulableJob> {
     quarantine += time.removeAll().map(\.job.job)
   }
 
+  /// How many actor jobs (jobs of no task, off the main actor) the quarantine holds.
+  var heldActorJobCount: Int { quarantine.count { $0.taskID == nil && !$0.isMainActor } }
+
   /// The tasks of the run, the body first, for a deadlock report.
   func taskDescriptions() -> [String] { tasks.descriptions(bodyFinished: bodyFinished) }
 

@@ -190,8 +190,8 @@ final class DeterministicRun: @unchecked Sendable {
     switch stop {
     case .paused(let pause): return .paused(pause)
     case .finished: return .ended(finish())
-    case .timedOut: return .ended(quarantine(.timedOut(state.withLock { $0.trace })))
-    case .tooManySteps: return .ended(quarantine(.tooManySteps(state.withLock { $0.trace })))
+    case .timedOut: return .ended(quarantine { .timedOut($0) })
+    case .tooManySteps: return .ended(quarantine { .tooManySteps($0) })
     case .stopped: return .ended(quarantine(.realClockSleep(makeRealClockSleep())))
     case .quarantined: return .ended(quarantine(.deadlock(progress.report!)))
     }
@@ -303,6 +303,21 @@ final class DeterministicRun: @unchecked Sendable {
     }
     ActiveRuns.quarantine(self, taskIDs: taskIDs)
     return outcome
+  }
+
+  /// ``quarantine(_:)`` for an outcome made from the run's trace, which counts the actor jobs the
+  /// quarantine holds: an actor whose job never runs never runs another, so the report says so.
+  /// (Running those jobs would run the quarantined tasks again, and tasks in a livelock may never
+  /// give the thread back.)
+  private func quarantine(_ outcome: (SchedulerTrace) -> DrainOutcome) -> DrainOutcome {
+    let taskIDs = state.withLock { state in
+      state.quarantineAll()
+      return state.taskIDs
+    }
+    ActiveRuns.quarantine(self, taskIDs: taskIDs)
+    var trace = state.withLock { $0.trace }
+    trace.actorJobsLeftBusy = state.withLock { $0.heldActorJobCount }
+    return outcome(trace)
   }
 
   /// Ends a run whose body finished (or that reported a deadlock its cancellation unwound).
