@@ -192,8 +192,8 @@ final class DeterministicRun: @unchecked Sendable {
     case .finished: return .ended(finish())
     case .timedOut: return .ended(quarantine { .timedOut($0) })
     case .tooManySteps: return .ended(quarantine { .tooManySteps($0) })
-    case .stopped: return .ended(quarantine(.realClockSleep(makeRealClockSleep())))
-    case .quarantined: return .ended(quarantine(.deadlock(progress.report!)))
+    case .stopped: return .ended(quarantine { _ in .realClockSleep(makeRealClockSleep()) })
+    case .quarantined: return .ended(quarantine { _ in .deadlock(progress.report!) })
     }
   }
 
@@ -209,7 +209,7 @@ final class DeterministicRun: @unchecked Sendable {
         let ran = MainActorAccess.runBlocking(until: progress.deadline) { [self] in
           stretch = drain(until: RealTime.now + Self.inlineBudget, holdingMainActor: true)
         }
-        guard ran else { return quarantine(.mainActorUnavailable(state.withLock { $0.trace })) }
+        guard ran else { return quarantine { .mainActorUnavailable($0) } }
         if case .ended(let outcome) = stretch { return outcome }
       case .paused: continue
       }
@@ -295,20 +295,10 @@ final class DeterministicRun: @unchecked Sendable {
   }
 
   /// Ends a run that cannot finish: its tasks stay suspended for good, and jobs of theirs that
-  /// arrive later are held.
-  private func quarantine(_ outcome: DrainOutcome) -> DrainOutcome {
-    let taskIDs = state.withLock { state in
-      state.quarantineAll()
-      return state.taskIDs
-    }
-    ActiveRuns.quarantine(self, taskIDs: taskIDs)
-    return outcome
-  }
-
-  /// ``quarantine(_:)`` for an outcome made from the run's trace, which counts the actor jobs the
-  /// quarantine holds: an actor whose job never runs never runs another, so the report says so.
-  /// (Running those jobs would run the quarantined tasks again, and tasks in a livelock may never
-  /// give the thread back.)
+  /// arrive later are held. `outcome` is made from the run's trace, which counts the actor jobs
+  /// the quarantine holds: an actor whose job never runs never runs another, so the report says
+  /// so. (Running those jobs would run the quarantined tasks again, and tasks in a livelock may
+  /// never give the thread back.)
   private func quarantine(_ outcome: (SchedulerTrace) -> DrainOutcome) -> DrainOutcome {
     let taskIDs = state.withLock { state in
       state.quarantineAll()
