@@ -46,6 +46,9 @@ typedef __attribute__((swiftcall)) lockstep_task_and_context (*task_create_funct
 
 static task_create_function next_task_create;
 static lockstep_task_creation_observer observer;
+static lockstep_task_creation_outside_observer outside_observer;
+/// Whether creations of threads without a context are reported (a run is in progress).
+static bool watching_outside;
 
 /// What the calling thread's creations are reported with; `NULL` while it runs no run's jobs.
 static __thread void *creation_context;
@@ -109,11 +112,19 @@ static const char *task_name(lockstep_task_option *options) {
   return NULL;
 }
 
-/// The hook's own work, around `next`: nothing but a thread-local read unless `context` is set.
+/// The hook's own work, around `next`: a thread-local read and, without `context`, a flag's.
 __attribute__((always_inline)) static inline lockstep_task_and_context create(
   task_create_function next, void *context, uintptr_t frame, size_t flags,
   lockstep_task_option *options, const void *result_type, void *entry, void *closure) {
-  if (__builtin_expect(context == NULL, 1)) return next(flags, options, result_type, entry, closure);
+  if (__builtin_expect(context == NULL, 1)) {
+    if (__builtin_expect(!__atomic_load_n(&watching_outside, __ATOMIC_ACQUIRE), 1))
+      return next(flags, options, result_type, entry, closure);
+    lockstep_task_and_context result = next(flags, options, result_type, entry, closure);
+    lockstep_task_creation_outside_observer report =
+      __atomic_load_n(&outside_observer, __ATOMIC_ACQUIRE);
+    if (report) report(result.task);
+    return result;
+  }
   lockstep_created_task created;
   created.name = task_name(options);
   read_callers(frame, created.callers);
@@ -153,6 +164,14 @@ bool lockstep_task_creation_interposable(void) { return true; }
 
 void lockstep_task_creation_set_observer(lockstep_task_creation_observer report) {
   __atomic_store_n(&observer, report, __ATOMIC_RELEASE);
+}
+
+void lockstep_task_creation_set_outside_observer(lockstep_task_creation_outside_observer report) {
+  __atomic_store_n(&outside_observer, report, __ATOMIC_RELEASE);
+}
+
+void lockstep_task_creation_watch_outside(bool watch) {
+  __atomic_store_n(&watching_outside, watch, __ATOMIC_RELEASE);
 }
 
 void *lockstep_task_creation_enter(void *context) {
@@ -206,6 +225,12 @@ uintptr_t lockstep_task_creation_measure_direct(size_t flags) {
 bool lockstep_task_creation_interposable(void) { return false; }
 
 void lockstep_task_creation_set_observer(lockstep_task_creation_observer report) { (void)report; }
+
+void lockstep_task_creation_set_outside_observer(lockstep_task_creation_outside_observer report) {
+  (void)report;
+}
+
+void lockstep_task_creation_watch_outside(bool watch) { (void)watch; }
 
 void *lockstep_task_creation_enter(void *context) {
   (void)context;

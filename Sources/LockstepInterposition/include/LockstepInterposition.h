@@ -103,6 +103,16 @@ bool lockstep_task_creation_interposable(void);
 /// Sets the function that receives observed creations (once, before any context is entered).
 void lockstep_task_creation_set_observer(lockstep_task_creation_observer observer);
 
+/// Receives the tasks that threads without a context create while outside creations are watched.
+typedef void (*lockstep_task_creation_outside_observer)(const void *task);
+
+/// Sets the function that receives outside creations (once, before any watch starts).
+void lockstep_task_creation_set_outside_observer(lockstep_task_creation_outside_observer observer);
+
+/// Starts (`true`) or stops watching the creations of threads without a context: a deterministic
+/// run in progress must tell the tasks created outside it from its own.
+void lockstep_task_creation_watch_outside(bool watch);
+
 /// Makes the calling thread report the tasks it creates with `context` (`NULL`: report none);
 /// returns the context it had.
 void *lockstep_task_creation_enter(void *context);

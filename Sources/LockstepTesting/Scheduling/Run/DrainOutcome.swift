@@ -75,8 +75,8 @@ extension DrainOutcome {
   /// What a report says of the actors a quarantined run left busy: nothing when it left none.
   fileprivate static func actorsLeftBusy(_ trace: SchedulerTrace) -> String {
     guard trace.actorJobsLeftBusy > 0 else { return "" }
-    return ", and so are \(trace.actorJobsLeftBusy) actor job(s) that were ready: those actors "
-      + "stay busy for good, and a later call to one of them (a shared actor or a singleton) "
-      + "waits forever"
+    return ", and so are \(trace.actorJobsLeftBusy) actor job(s) still ready after Lockstep ran "
+      + "\(DeterministicRun.actorReleaseLimit) to free their actors: those actors stay busy for good, "
+      + "and a later call to one of them (a shared actor or a singleton) waits forever"
   }
 }

@@ -37,6 +37,8 @@ struct RunState<Job: SchedulableJob> {
   private var tasks = TaskRecords()
   /// Tasks created in the run whose first job has not reached it yet, by runtime id.
   private var unseenCreations: [UInt64: TaskCreation] = [:]
+  /// Tasks created outside the run while it is in progress, and the tasks they created.
+  private var createdOutside: Set<UInt64> = []
   private var cancellation: InjectedCancellation
   private(set) var trace = SchedulerTrace()
   private(set) var bodyFinished = false
@@ -81,14 +83,46 @@ struct RunState<Job: SchedulableJob> {
 
   // MARK: Jobs
 
-  mutating func enqueue(_ job: Job) -> Admission {
-    admit(job) { state, entry in state.ready.append(entry) }
+  /// Takes a ready job. `enqueuer` is the task whose work the drain thread runs when it enqueues
+  /// the job, if any: a job of a task from outside the run, or one such a task enqueues for a task
+  /// the run does not know, is not the run's (``Admission/forward``).
+  mutating func enqueue(_ job: Job, enqueuer: UInt64? = nil) -> Admission {
+    if phase == .running, isOutsidersJob(job, enqueuer: enqueuer) { return .forward }
+    return admit(job) { state, entry in state.ready.append(entry) }
   }
+
+  // MARK: Tasks from outside
+
+  /// Whether task `id` is from outside the run: not one of the run's, and it existed before the
+  /// run began or was created outside it while the run was in progress.
+  private func isOutsider(_ id: UInt64) -> Bool {
+    guard let body = tasks.bodyTaskID, tasks.number(of: id) == nil else { return false }
+    return id < body || createdOutside.contains(id)
+  }
+
+  /// Whether `job` is the work of a task from outside the run: an actor job of the run ran such a
+  /// task's work (it waited for the actor), and that work enqueued `job`.
+  private func isOutsidersJob(_ job: Job, enqueuer: UInt64?) -> Bool {
+    guard let id = job.taskID, tasks.number(of: id) == nil else { return false }
+    return isOutsider(id) || enqueuer.map(isOutsider) == true
+  }
+
+  /// A task was created outside the run while it is in progress (on a thread that does not drain
+  /// it): its jobs are not the run's.
+  mutating func noteCreatedOutside(taskID id: UInt64) {
+    guard phase == .running, createdOutside.count < Self.createdOutsideLimit else { return }
+    createdOutside.insert(id)
+  }
+
+  /// The most tasks created outside the run that the run remembers.
+  static var createdOutsideLimit: Int { 1 << 16 }
 
   /// A sleep of the running task: `job` becomes ready after the sleep's delay of virtual time.
   /// The job (the runtime's wake-up task) is credited to the task that sleeps, `sleeper` (the
   /// runtime id of the current task) or the task of the running job.
   mutating func schedule(_ job: Job, sleep: SleepRequest, sleeper: UInt64?) -> Admission {
+    // A task from outside sleeps in real time.
+    if phase == .running, let sleeper, isOutsider(sleeper) { return .forward }
     let sleeperTask = eventTask(sleeper)
     if let sleeperTask, sleeperTask != 0, let id = job.taskID {
       tasks.alias(id, to: sleeperTask)
@@ -288,6 +322,14 @@ struct RunState<Job: SchedulableJob> {
   /// How many actor jobs (jobs of no task, off the main actor) the quarantine holds.
   var heldActorJobCount: Int { quarantine.count { $0.taskID == nil && !$0.isMainActor } }
 
+  /// Takes the first actor job out of the quarantine, to be run so that its actor is free again.
+  mutating func takeHeldActorJob() -> Job? {
+    guard let index = quarantine.firstIndex(where: { $0.taskID == nil && !$0.isMainActor }) else {
+      return nil
+    }
+    return quarantine.remove(at: index)
+  }
+
   /// The tasks of the run, the body first, for a deadlock report.
   func taskDescriptions() -> [String] { tasks.descriptions(bodyFinished: bodyFinished) }
 
@@ -306,9 +348,12 @@ struct RunState<Job: SchedulableJob> {
   /// The runtime created the task with runtime id `id` while one of the run's jobs ran
   /// (``TaskCreationHook``). A task whose first job has not reached the run yet is remembered
   /// until it does, at most ``unseenCreationLimit`` of them.
-  mutating func noteCreated(taskID id: UInt64, _ creation: TaskCreation) {
+  /// Task `creator` (the task whose work the drain thread runs, if any) created task `id`.
+  mutating func noteCreated(taskID id: UInt64, _ creation: TaskCreation, creator: UInt64? = nil) {
     guard phase == .running else { return }
-    if let number = tasks.number(of: id) {
+    if let creator, isOutsider(creator) {
+      noteCreatedOutside(taskID: id)
+    } else if let number = tasks.number(of: id) {
       apply(creation, toTask: number, id: id)
     } else if unseenCreations.count < Self.unseenCreationLimit {
       unseenCreations[id] = creation

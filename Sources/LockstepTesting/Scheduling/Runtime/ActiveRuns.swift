@@ -10,16 +10,33 @@ enum ActiveRuns {
   }
   private static let registry = Locked(Registry())
 
-  static func add(_ run: DeterministicRun) { registry.withLock { $0.running.append(run) } }
+  static func add(_ run: DeterministicRun) {
+    registry.withLock { registry in
+      registry.running.append(run)
+      if registry.running.count == 1 { TaskCreationHook.watchOutside(true) }
+    }
+  }
 
   static func remove(_ run: DeterministicRun) {
-    registry.withLock { $0.running.removeAll { $0 === run } }
+    registry.withLock { registry in
+      registry.running.removeAll { $0 === run }
+      if registry.running.isEmpty { TaskCreationHook.watchOutside(false) }
+    }
+  }
+
+  /// A thread that drains no run created task `id` while runs are in progress: it is none of
+  /// theirs, even when an actor job of a run runs its work.
+  static func noteCreatedOutside(taskID id: UInt64) {
+    registry.withLock { registry in
+      for run in registry.running { run.state.withLock { $0.noteCreatedOutside(taskID: id) } }
+    }
   }
 
   /// Keeps routing the jobs of `taskIDs` to `run`, which holds them for good.
   static func quarantine(_ run: DeterministicRun, taskIDs: [UInt64]) {
     registry.withLock { registry in
       registry.running.removeAll { $0 === run }
+      if registry.running.isEmpty { TaskCreationHook.watchOutside(false) }
       for id in taskIDs { registry.quarantined[id] = run }
     }
   }

@@ -20,6 +20,12 @@ final class DeterministicRun: @unchecked Sendable {
 
   /// The task whose job the drain thread is running. Drain thread only.
   @exclusivity(unchecked) private var runningTaskID: UInt64?
+  /// Whether the drain thread is running a job (rather than firing a timer between two). Drain
+  /// thread only.
+  @exclusivity(unchecked) private var inJob = false
+  /// The task that drains the run on this thread, if a task does (an inline drain): a job may
+  /// still see it as the current task. Drain thread only.
+  @exclusivity(unchecked) private var drainerTaskID: UInt64?
   /// Whether the running task's name was looked up already. Drain thread only.
   @exclusivity(unchecked) private var runningNameChecked = false
   /// The runtime id of the body's task, the run's first task; 0 until it is created. Task ids
@@ -51,7 +57,18 @@ final class DeterministicRun: @unchecked Sendable {
 
   /// Takes a ready job (from any thread).
   func enqueue(_ job: ScheduledJob) {
-    admitted(job, state.withLock { $0.enqueue(job) }, remaining: .zero)
+    // The running task enqueueing its own job is the common case, and needs no more.
+    let enqueuer = job.taskID == runningTaskID ? nil : taskRunningInJob()
+    admitted(job, state.withLock { $0.enqueue(job, enqueuer: enqueuer) }, remaining: .zero)
+  }
+
+  /// The task whose work a job of this run runs on this thread, if this is the drain thread in a
+  /// job: inside an actor's job, possibly a task from outside the run that waited for the actor.
+  func taskRunningInJob() -> UInt64? {
+    guard inJob, DrainingRun.current === self, let id = RuntimeHooks.currentTaskID(),
+      id != drainerTaskID
+    else { return nil }
+    return id
   }
 
   /// Takes the sleep of the task running on the drain thread: `job` becomes ready after the
@@ -180,13 +197,7 @@ final class DeterministicRun: @unchecked Sendable {
       progress.deadline = RealTime.now + FailureBoundScale.scaled(timeout)
       ActiveRuns.add(self)
     }
-    let stop = DrainingRun.with(self) {
-      TaskCreationHook.observing(self) {
-        MainQueueHandOff.observing(self) {
-          runJobs(budget: budget, holdingMainActor: holdingMainActor)
-        }
-      }
-    }
+    let stop = asDrainThread { runJobs(budget: budget, holdingMainActor: holdingMainActor) }
     switch stop {
     case .paused(let pause): return .paused(pause)
     case .finished: return .ended(finish())
@@ -216,6 +227,26 @@ final class DeterministicRun: @unchecked Sendable {
     }
   }
 
+  /// Runs `body` as this run's drain thread: jobs enqueued, tasks created and main-queue blocks
+  /// posted on this thread go to the run.
+  private func asDrainThread<T>(_ body: () -> T) -> T {
+    drainerTaskID = RuntimeHooks.currentTaskID()
+    return DrainingRun.with(self) {
+      TaskCreationHook.observing(self) { MainQueueHandOff.observing(self, body) }
+    }
+  }
+
+  /// Runs one job of the run on this thread, reading the run's clocks at `now`.
+  private func runJob(_ job: ScheduledJob, now: Int64) {
+    inJob = true
+    if let clocks {
+      clocks.reading(at: now) { RuntimeHooks.run(job) }
+    } else {
+      RuntimeHooks.run(job)
+    }
+    inJob = false
+  }
+
   /// Runs the chosen job on this thread; returns why draining stops after it, if it does.
   private func run(
     _ job: ScheduledJob, needsName: Bool, now: Int64, budget: ContinuousClock.Instant?
@@ -223,11 +254,7 @@ final class DeterministicRun: @unchecked Sendable {
     runningTaskID = job.taskID
     runningNameChecked = !needsName
     jobStart = ContinuousClock.now
-    if let clocks {
-      clocks.reading(at: now) { RuntimeHooks.run(job) }
-    } else {
-      RuntimeHooks.run(job)
-    }
+    runJob(job, now: now)
     runningTaskID = nil
     progress.gaveMainActorBack = false
     progress.steps += 1
@@ -295,19 +322,41 @@ final class DeterministicRun: @unchecked Sendable {
   }
 
   /// Ends a run that cannot finish: its tasks stay suspended for good, and jobs of theirs that
-  /// arrive later are held. `outcome` is made from the run's trace, which counts the actor jobs
-  /// the quarantine holds: an actor whose job never runs never runs another, so the report says
-  /// so. (Running those jobs would run the quarantined tasks again, and tasks in a livelock may
-  /// never give the thread back.)
+  /// arrive later are held. The actors whose jobs were ready are freed first
+  /// (``releaseActors()``). `outcome` is made from the run's trace, which counts the actor jobs
+  /// left held, if any: the report says that those actors stay busy.
   private func quarantine(_ outcome: (SchedulerTrace) -> DrainOutcome) -> DrainOutcome {
     let taskIDs = state.withLock { state in
       state.quarantineAll()
       return state.taskIDs
     }
     ActiveRuns.quarantine(self, taskIDs: taskIDs)
+    let leftBusy = releaseActors()
     var trace = state.withLock { $0.trace }
-    trace.actorJobsLeftBusy = state.withLock { $0.heldActorJobCount }
+    trace.actorJobsLeftBusy = leftBusy
     return outcome(trace)
+  }
+
+  /// The most actor jobs a quarantine runs to free actors.
+  static var actorReleaseLimit: Int { 10_000 }
+
+  /// Runs the quarantine's actor jobs, so that no actor stays busy for good: an actor whose job
+  /// never runs never runs another, and a later test that calls it would wait forever. Each job
+  /// runs the work queued on its actor one step, as the run would have; the task jobs that work
+  /// enqueues stay held, and the actor jobs it enqueues run in turn, up to
+  /// ``actorReleaseLimit``. Returns how many actor jobs are left held.
+  private func releaseActors() -> Int {
+    var budget = Self.actorReleaseLimit
+    asDrainThread {
+      while budget > 0, let (job, now) = state.withLock({ state in
+        state.takeHeldActorJob().map { ($0, state.nowNanoseconds) }
+      }) {
+        runningTaskID = nil
+        runJob(job, now: now)
+        budget -= 1
+      }
+    }
+    return state.withLock { $0.heldActorJobCount }
   }
 
   /// Ends a run whose body finished (or that reported a deadlock its cancellation unwound).

@@ -23,12 +23,25 @@ enum TaskCreationHook {
     return body()
   }
 
+  /// Makes the hook report the tasks that threads not draining a run create (`true` while a run
+  /// is in progress), so that the run tells them from its own.
+  static func watchOutside(_ watch: Bool) {
+    guard isInEffect else { return }
+    lockstep_task_creation_watch_outside(watch)
+  }
+
   /// Creates probe tasks on this thread and checks that the hook saw each as it is.
   private static func probe() -> Bool {
     guard lockstep_task_creation_interposable() else { return false }
     lockstep_task_creation_set_observer { context, created in
       guard let context, let created else { return }
       Unmanaged<DeterministicRun>.fromOpaque(context).takeUnretainedValue().noteCreated(created.pointee)
+    }
+    lockstep_task_creation_set_outside_observer { task in
+      #if compiler(>=6.3)
+        guard let task else { return }
+        ActiveRuns.noteCreatedOutside(taskID: runtimeJobTaskID(unsafeBitCast(task, to: UnownedJob.self)))
+      #endif
     }
     guard #available(LockstepTaskNames , *) else { return false }
     // A name no other task has, longer than a string stored inline.
@@ -59,7 +72,8 @@ extension DeterministicRun {
       let creation = TaskCreation(
         name: created.name.map { String(cString: $0) },
         origin: TaskOrigin(first: first, second: second, third: third, fourth: fourth))
-      state.withLock { $0.noteCreated(taskID: id, creation) }
+      let creator = taskRunningInJob()
+      state.withLock { $0.noteCreated(taskID: id, creation, creator: creator) }
     #endif
   }
 }

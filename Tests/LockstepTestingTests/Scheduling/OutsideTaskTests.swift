@@ -1,0 +1,67 @@
+import Dispatch
+import Foundation
+import Lockstep
+import Testing
+
+@testable import LockstepTesting
+
+/// The actor a run's task holds while code outside the run creates a task isolated to it.
+@globalActor private actor HeldActor {
+  static let shared = HeldActor()
+}
+
+/// Where a piece of work ran: in a run (on its drain thread) or outside it.
+private func whereThisRuns() -> String { DrainingRun.current == nil ? "outside" : "in the run" }
+
+/// What the task from outside saw.
+private struct Seen: Sendable {
+  var startedIn = ""
+  var child: Task<String, Never>?
+  var afterSleep = ""
+}
+
+/// Creates, on a thread of its own, a task isolated to ``HeldActor`` whose work reports to `seen`;
+/// returns once the task is created (its first job is then queued on the actor). (No timeout:
+/// inside a run, a semaphore's timeout is measured against virtual now; the test's time limit is
+/// the failure bound.)
+@HeldActor private func createTaskFromOutside(reportingTo seen: Locked<Seen>) -> Task<Void, Never>? {
+  let created = Locked<Task<Void, Never>?>(nil)
+  let done = DispatchSemaphore(value: 0)
+  Thread {
+    created.withLock {
+      $0 = Task { @HeldActor in
+        let startedIn = whereThisRuns()
+        let child = Task.detached { whereThisRuns() }  // off the actor: a job of its own
+        try? await Task.sleep(for: .nanoseconds(1))  // the subject: real time, not virtual
+        let afterSleep = whereThisRuns()
+        seen.withLock { $0 = Seen(startedIn: startedIn, child: child, afterSleep: afterSleep) }
+      }
+    }
+    done.signal()
+  }.start()
+  done.wait()
+  return created.withLock { $0 }
+}
+
+/// A task from outside a run whose work an actor job of the run runs stays outside the run.
+@Suite(.timeLimit(.minutes(1)))
+struct OutsideTaskTests {
+  @Test func aTaskCreatedOutsideOnAnActorTheRunHoldsIsNotAdopted() async throws {
+    let seen = Locked(Seen())
+    // The run's task holds the actor while a thread outside the run creates a task isolated to
+    // it: the task's first job waits on the actor, and the actor's job of the run runs it, on the
+    // drain thread. Its child task, its sleep and what follows are not the run's.
+    let outside = try await withDeterministicScheduling {
+      let task = await createTaskFromOutside(reportingTo: seen)
+      // Still running when the task sleeps: in the run's virtual time, its 1 ns would end first.
+      try await Task.sleep(for: .seconds(3600))
+      return task
+    }
+    let task = try #require(outside)
+    await task.value
+    let result = seen.withLock { $0 }
+    #expect(result.startedIn == "in the run", "the actor's job of the run ran the task's work")
+    #expect(await result.child?.value == "outside", "a task it creates is not the run's")
+    #expect(result.afterSleep == "outside", "its sleep keeps real time")
+  }
+}
