@@ -348,9 +348,11 @@ final class DeterministicRun: @unchecked Sendable {
   private func releaseActors() -> Int {
     var budget = Self.actorReleaseLimit
     asDrainThread {
-      while budget > 0, let (job, now) = state.withLock({ state in
-        state.takeHeldActorJob().map { ($0, state.nowNanoseconds) }
-      }) {
+      while budget > 0,
+        let (job, now) = state.withLock({ state in
+          state.takeHeldActorJob().map { ($0, state.nowNanoseconds) }
+        })
+      {
         runningTaskID = nil
         runJob(job, now: now)
         budget -= 1
