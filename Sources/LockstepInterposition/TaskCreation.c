@@ -6,7 +6,8 @@
 // Only while the calling thread runs a run's jobs (a thread-local, set by the run) does it look at
 // the creation: the name record among the task's options, whose buffer lives only during the call,
 // the return addresses of the creating frames, and the new task, which the observer gets before
-// the call returns.
+// the call returns. While a run is in progress (a flag, set by the run), the tasks that other
+// threads create are reported too, so that the run does not take them for its own.
 //
 // This is the runtime's ABI, not its API: the option records, the name record's kind and the
 // order of the arguments are what Swift 6.3 emits. Lockstep checks them once per process with
