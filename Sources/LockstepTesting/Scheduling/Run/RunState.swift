@@ -83,12 +83,12 @@ struct RunState<Job: SchedulableJob> {
 
   // MARK: Jobs
 
-  /// Takes a ready job. `enqueuer` is the task whose work the drain thread runs when it enqueues
-  /// the job, if any: a job of a task from outside the run, or one such a task enqueues for a task
-  /// the run does not know, is not the run's (``Admission/forward``).
-  mutating func enqueue(_ job: Job, enqueuer: UInt64? = nil) -> Admission {
-    if phase == .running, isOutsidersJob(job, enqueuer: enqueuer) { return .forward }
-    return admit(job) { state, entry in state.ready.append(entry) }
+  /// Takes a ready job. `enqueuer` gives the task whose work the drain thread runs as it
+  /// enqueues the job, if any; it is asked only for a job of a task the run does not know yet. A
+  /// job of a task from outside the run, or one such a task enqueues, is not the run's
+  /// (``Admission/forward``).
+  mutating func enqueue(_ job: Job, enqueuer: () -> UInt64? = { nil }) -> Admission {
+    admit(job, enqueuer: enqueuer) { state, entry in state.ready.append(entry) }
   }
 
   // MARK: Tasks from outside
@@ -98,13 +98,6 @@ struct RunState<Job: SchedulableJob> {
   private func isOutsider(_ id: UInt64) -> Bool {
     guard let body = tasks.bodyTaskID, tasks.number(of: id) == nil else { return false }
     return id < body || createdOutside.contains(id)
-  }
-
-  /// Whether `job` is the work of a task from outside the run: an actor job of the run ran such a
-  /// task's work (it waited for the actor), and that work enqueued `job`.
-  private func isOutsidersJob(_ job: Job, enqueuer: UInt64?) -> Bool {
-    guard let id = job.taskID, tasks.number(of: id) == nil else { return false }
-    return isOutsider(id) || enqueuer.map(isOutsider) == true
   }
 
   /// A task was created outside the run while it is in progress (on a thread that does not drain
@@ -155,14 +148,26 @@ struct RunState<Job: SchedulableJob> {
     tasks[task].lastSleepEnded = false
   }
 
-  private mutating func admit(_ job: Job, _ store: (inout Self, RunEntry<Job>) -> Void) -> Admission {
+  private mutating func admit(
+    _ job: Job, enqueuer: () -> UInt64? = { nil }, _ store: (inout Self, RunEntry<Job>) -> Void
+  ) -> Admission {
     switch phase {
     case .finished: return .forward
     case .quarantined:
       quarantine.append(job)
       return .quarantined
     case .running:
-      let task = job.taskID.map { tasks.number(registering: $0) } ?? 0
+      var task = 0
+      if let id = job.taskID {
+        if let known = tasks.number(of: id) {
+          task = known
+        } else if isOutsider(id) || enqueuer().map(isOutsider) == true {
+          // An actor job of the run ran the work of a task from outside, which enqueued this.
+          return .forward
+        } else {
+          task = tasks.number(registering: id)
+        }
+      }
       let enqueuedAt = runningTask == nil ? -1 : Int32(clamping: trace.steps.count - 1)
       if !unseenCreations.isEmpty, let id = job.taskID, let creation = unseenCreations.removeValue(forKey: id)
       {

@@ -57,16 +57,16 @@ final class DeterministicRun: @unchecked Sendable {
 
   /// Takes a ready job (from any thread).
   func enqueue(_ job: ScheduledJob) {
-    // The running task enqueueing its own job is the common case, and needs no more.
-    let enqueuer = job.taskID == runningTaskID ? nil : taskRunningInJob()
-    admitted(job, state.withLock { $0.enqueue(job, enqueuer: enqueuer) }, remaining: .zero)
+    admitted(
+      job, state.withLock { $0.enqueue(job, enqueuer: taskRunningInJob) }, remaining: .zero)
   }
 
   /// The task whose work a job of this run runs on this thread, if this is the drain thread in a
-  /// job: inside an actor's job, possibly a task from outside the run that waited for the actor.
+  /// job and that task is not the job's own: inside an actor's job, possibly a task from outside
+  /// the run that waited for the actor.
   func taskRunningInJob() -> UInt64? {
-    guard inJob, DrainingRun.current === self, let id = RuntimeHooks.currentTaskID(),
-      id != drainerTaskID
+    guard DrainingRun.isCurrent(self), inJob, let id = RuntimeHooks.currentTaskID(),
+      id != runningTaskID, id != drainerTaskID
     else { return nil }
     return id
   }

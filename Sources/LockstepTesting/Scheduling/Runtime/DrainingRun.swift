@@ -25,6 +25,11 @@ enum DrainingRun {
       return Unmanaged<DeterministicRun>.fromOpaque(pointer).takeUnretainedValue()
     }
 
+    /// Whether this thread drains `run` (without a reference count's traffic).
+    static func isCurrent(_ run: DeterministicRun) -> Bool {
+      pthread_getspecific(key) == Unmanaged.passUnretained(run).toOpaque()
+    }
+
     /// Runs `body` with `run` as this thread's run; the run must outlive the call.
     static func with<T>(_ run: DeterministicRun, _ body: () throws -> T) rethrows -> T {
       let previous = pthread_getspecific(key)
@@ -36,6 +41,7 @@ enum DrainingRun {
     static let isSupported = true
   #else
     static var current: DeterministicRun? { nil }
+    static func isCurrent(_ run: DeterministicRun) -> Bool { false }
     static func with<T>(_ run: DeterministicRun, _ body: () throws -> T) rethrows -> T {
       try body()
     }
