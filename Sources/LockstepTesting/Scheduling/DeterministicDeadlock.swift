@@ -16,6 +16,9 @@ public struct DeterministicDeadlock: Error, CustomStringConvertible, Sendable {
   /// Whether the stuck tasks were left suspended for good (quarantined): cancelling the body did
   /// not let it finish.
   public let quarantined: Bool
+  /// Whether a job of the run arrived from another thread while the run had no grace period: a
+  /// sign that the run may wait for work from outside it.
+  var sawWorkFromOutside = false
 
   /// A readable report, listing the suspended tasks one a line.
   public var description: String {
@@ -28,6 +31,12 @@ public struct DeterministicDeadlock: Error, CustomStringConvertible, Sendable {
     } else {
       text += " Tasks of the run:"
       for task in tasks { text += "\n  - \(task)" }
+    }
+    if sawWorkFromOutside {
+      text +=
+        "\nA job of this run arrived from another thread (a continuation resumed there, a Dispatch "
+        + "source or timer, real I/O): if the run waits for more such work, give it time with "
+        + "gracePeriod:."
     }
     if quarantined {
       text += "\nThe stuck tasks stay suspended (quarantined); they are never run on another thread."

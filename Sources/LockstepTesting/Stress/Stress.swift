@@ -46,7 +46,7 @@ public nonisolated(nonsending) func stress(
       var thrown: (any Error)?
       do { try await body() } catch { thrown = error }
       var failures = capture.failures(since: mark).map(\.message)
-      if let thrown { failures.append("The body threw \(thrown)") }
+      if let thrown { failures.append(bodyThrewText(thrown)) }
       guard !failures.isEmpty else { continue }
       failed += 1
       if first == nil { first = (run, failures) }

@@ -361,7 +361,7 @@ struct DeterministicTraitQuarantineTests {
 
 /// A continuation the run's body waits on, resumed once from outside the run — also when the
 /// test gives up before the body has arrived, so that a failure never leaves the run waiting.
-private final class OutsideResumption: Sendable {
+final class OutsideResumption: Sendable {
   let arrivals = EventCounter("the run's body waiting for the code outside the run")
   private let state = Locked<(continuation: CheckedContinuation<Void, Never>?, resumed: Bool)>(
     (nil, false))

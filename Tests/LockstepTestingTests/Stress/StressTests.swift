@@ -33,7 +33,9 @@ struct StressTests {
     #expect(runs.count == 12)
     #expect(result.runs == 12 && result.failedRuns == 3 && result.failureRate == 0.25)
     #expect(result.firstFailure?.run == 4)
-    #expect(result.firstFailure?.failures == ["The body threw flaked in run 4"], "\(result)")
+    #expect(
+      result.firstFailure?.failures == ["The body threw an error of type Flaked: flaked in run 4"],
+      "\(result)")
     #expect(issues.count == 1)
     #expect(issues.first?.site.line == UInt(line))
     let report = issues.first?.message ?? ""
@@ -70,7 +72,7 @@ struct StressTests {
     }
     #expect(result.failedRuns == 1 && result.firstFailure?.run == 7)
     #expect(result.failureRate == 0.1)
-    #expect(result.firstFailure?.failures == ["The body threw flaked in run 7"])
+    #expect(result.firstFailure?.failures == ["The body threw an error of type Flaked: flaked in run 7"])
     #expect(issues.map(\.message) == [result.description])
   }
 

@@ -1,4 +1,4 @@
-/// Whether ``explore(_:cancellation:maxSteps:timeout:fileID:filePath:line:column:_:)`` also
+/// Whether ``explore(_:cancellation:maxSteps:timeout:gracePeriod:fileID:filePath:line:column:_:)`` also
 /// explores cancelling a task, so that cancellation bugs are found like ordering bugs.
 ///
 /// ```swift

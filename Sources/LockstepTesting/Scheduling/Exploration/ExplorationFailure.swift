@@ -1,4 +1,4 @@
-/// A failing schedule found by ``explore(_:cancellation:maxSteps:timeout:fileID:filePath:line:column:_:)``:
+/// A failing schedule found by ``explore(_:cancellation:maxSteps:timeout:gracePeriod:fileID:filePath:line:column:_:)``:
 /// what failed, the timeline of the schedule, and the token that replays it.
 ///
 /// ```swift

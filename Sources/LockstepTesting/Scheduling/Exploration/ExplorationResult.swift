@@ -1,4 +1,4 @@
-/// What ``explore(_:cancellation:maxSteps:timeout:fileID:filePath:line:column:_:)`` did: how many
+/// What ``explore(_:cancellation:maxSteps:timeout:gracePeriod:fileID:filePath:line:column:_:)`` did: how many
 /// schedules ran and how many of them were distinct, how many choice points there were, whether
 /// the search was complete, and the failing schedule if it found one.
 ///

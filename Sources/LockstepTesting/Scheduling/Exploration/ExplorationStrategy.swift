@@ -1,4 +1,4 @@
-/// How ``explore(_:cancellation:maxSteps:timeout:fileID:filePath:line:column:_:)`` chooses the
+/// How ``explore(_:cancellation:maxSteps:timeout:gracePeriod:fileID:filePath:line:column:_:)`` chooses the
 /// schedules it runs. A parameter that cannot work is reported at the `explore` call, and nothing
 /// runs; the environment of the test process can scale every strategy. See
 /// <doc:FindingRaces#Choose-a-strategy>.

@@ -32,25 +32,29 @@
 ///   - cancellation: Whether to also explore cancelling a task at a Lockstep wait.
 ///   - maxSteps: The most jobs one schedule may run; a schedule that runs longer fails.
 ///   - timeout: A real-time bound for each schedule.
+///   - gracePeriod: How long each schedule waits in real time for a job from outside it (a
+///     Dispatch source, a network reply, a continuation resumed on another thread) before it is
+///     reported as a deadlock; zero by default, as for
+///     ``withDeterministicScheduling(seed:timeout:gracePeriod:fileID:filePath:line:column:_:)``.
 ///   - body: One run of the code under test, with its checks: an ordinary, non-escaping closure
 ///     that runs in your isolation, once per schedule.
 /// - Returns: What ran and the failure, if any.
 @discardableResult
 public nonisolated(nonsending) func explore(
   _ strategy: ExplorationStrategy, cancellation: CancellationInjection = .none,
-  maxSteps: Int = 100_000, timeout: Duration = .seconds(60),
+  maxSteps: Int = 100_000, timeout: Duration = .seconds(60), gracePeriod: Duration = .zero,
   fileID: StaticString = #fileID, filePath: StaticString = #filePath,
   line: UInt = #line, column: UInt = #column,
   _ body: () async throws -> Void
 ) async -> ExplorationResult {
   await exploring(
     ExplorationSetup(strategy: strategy, pinned: [], environment: .current),
-    cancellation: cancellation, maxSteps: maxSteps, timeout: timeout,
+    cancellation: cancellation, maxSteps: maxSteps, timeout: timeout, gracePeriod: gracePeriod,
     site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column), body)
 }
 
 /// Replays the `pinned` tokens first — the schedules of races found and fixed — then explores
-/// new schedules as ``explore(_:cancellation:maxSteps:timeout:fileID:filePath:line:column:_:)``
+/// new schedules as ``explore(_:cancellation:maxSteps:timeout:gracePeriod:fileID:filePath:line:column:_:)``
 /// does.
 ///
 /// A pinned token that fails again is the failure; one that no longer replays its schedule is
@@ -70,30 +74,34 @@ public nonisolated(nonsending) func explore(
 ///   - cancellation: Whether to also explore cancelling a task at a Lockstep wait.
 ///   - maxSteps: The most jobs one schedule may run.
 ///   - timeout: A real-time bound for each schedule.
+///   - gracePeriod: How long each schedule waits in real time for a job from outside it.
 ///   - body: One run of the code under test, with its checks.
 /// - Returns: What ran and the failure, if any.
 @discardableResult
 public nonisolated(nonsending) func explore(
   _ strategy: ExplorationStrategy, pinned: [String], cancellation: CancellationInjection = .none,
-  maxSteps: Int = 100_000, timeout: Duration = .seconds(60),
+  maxSteps: Int = 100_000, timeout: Duration = .seconds(60), gracePeriod: Duration = .zero,
   fileID: StaticString = #fileID, filePath: StaticString = #filePath,
   line: UInt = #line, column: UInt = #column,
   _ body: () async throws -> Void
 ) async -> ExplorationResult {
   await exploring(
     ExplorationSetup(strategy: strategy, pinned: pinned, environment: .current),
-    cancellation: cancellation, maxSteps: maxSteps, timeout: timeout,
+    cancellation: cancellation, maxSteps: maxSteps, timeout: timeout, gracePeriod: gracePeriod,
     site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column), body)
 }
 
 /// What both forms of `explore` do.
 private nonisolated(nonsending) func exploring(
   _ setup: ExplorationSetup, cancellation: CancellationInjection, maxSteps: Int,
-  timeout: Duration, site: CallSite, _ body: () async throws -> Void
+  timeout: Duration, gracePeriod: Duration, site: CallSite, _ body: () async throws -> Void
 ) async -> ExplorationResult {
   var problems = setup.problems
   if maxSteps < 1 { problems.append("maxSteps: \(maxSteps) must be at least 1") }
   if timeout <= .zero { problems.append("timeout: \(timeout.lockstepText) must be more than zero") }
+  if gracePeriod < .zero {
+    problems.append("gracePeriod: \(gracePeriod.lockstepText) must not be negative")
+  }
   let strategy = setup.strategy
   guard problems.isEmpty else {
     reportIssue(
@@ -110,7 +118,7 @@ private nonisolated(nonsending) func exploring(
     (result, misuse, stale) = try await RunLifecycle.lending(body) { body in
       let explorer = Explorer(
         setup: setup, cancellation: cancellation, maxSteps: maxSteps, timeout: timeout,
-        site: site, body: body)
+        gracePeriod: gracePeriod, site: site, body: body)
       let result = try await RunLifecycle.exclusively(at: site) {
         await FailureCapture.capturing { capture in await explorer.run(capture) }
       }

@@ -1,7 +1,7 @@
 /// A short string that names one schedule of a deterministic run exactly: the choice made at every
 /// point where more than one job was ready, and where exploration injected a cancellation.
 ///
-/// ``explore(_:cancellation:maxSteps:timeout:fileID:filePath:line:column:_:)`` prints one for a
+/// ``explore(_:cancellation:maxSteps:timeout:gracePeriod:fileID:filePath:line:column:_:)`` prints one for a
 /// failing schedule; pass it to ``ExplorationStrategy/replay(_:)-(String)`` to run that schedule
 /// again. A replay that leaves the recorded schedule says where (``ReplayDivergence``); see
 /// <doc:FindingRaces#Replay-the-failure>.

@@ -87,9 +87,17 @@ struct RunState<Job: SchedulableJob> {
   /// enqueues the job, if any; it is asked only for a job of a task the run does not know yet. A
   /// job of a task from outside the run, or one such a task enqueues, is not the run's
   /// (``Admission/forward``).
-  mutating func enqueue(_ job: Job, enqueuer: () -> UInt64? = { nil }) -> Admission {
-    admit(job, enqueuer: enqueuer) { state, entry in state.ready.append(entry) }
+  mutating func enqueue(
+    _ job: Job, enqueuer: () -> UInt64? = { nil }, fromOtherThread: Bool = false
+  ) -> Admission {
+    let admission = admit(job, enqueuer: enqueuer) { state, entry in state.ready.append(entry) }
+    if fromOtherThread, case .accepted = admission { jobsFromOtherThreads += 1 }
+    return admission
   }
+
+  /// How many of the run's jobs arrived from a thread that does not drain it: work from outside
+  /// the run, such as a continuation resumed by real I/O.
+  private(set) var jobsFromOtherThreads = 0
 
   // MARK: Tasks from outside
 
@@ -189,12 +197,19 @@ struct RunState<Job: SchedulableJob> {
     var woke = false
     var entry = ready.next(previous: trace.steps.last?.task ?? 0, step: trace.steps.count)
     if entry == nil && !bodyFinished {
-      if let (deadline, action) = timers.takeDue(nextSleeper: time.nextDeadline) {
+      // While a reported deadlock unwinds, virtual time stands still for sleepers: code that
+      // sleeps once cancelled (a shutdown timeout, say) must not see time run out because the
+      // run gave up; such a sleep stays unfinished, and the run is quarantined.
+      var sleeper = time.nextDeadline
+      if timers.deadlockReported, let deadline = sleeper, deadline > time.now { sleeper = nil }
+      if let (deadline, action) = timers.takeDue(nextSleeper: sleeper) {
         time.advance(to: deadline)
         return .fire(action)
       }
-      entry = time.advanceToNext()
-      woke = entry != nil
+      if sleeper != nil {
+        entry = time.advanceToNext()
+        woke = entry != nil
+      }
     }
     guard let entry else {
       runningTask = nil

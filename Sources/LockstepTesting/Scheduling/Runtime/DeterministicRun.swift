@@ -57,8 +57,12 @@ final class DeterministicRun: @unchecked Sendable {
 
   /// Takes a ready job (from any thread).
   func enqueue(_ job: ScheduledJob) {
+    let fromOtherThread = !DrainingRun.isCurrent(self)
     admitted(
-      job, state.withLock { $0.enqueue(job, enqueuer: taskRunningInJob) }, remaining: .zero)
+      job,
+      state.withLock {
+        $0.enqueue(job, enqueuer: taskRunningInJob, fromOtherThread: fromOtherThread)
+      }, remaining: .zero)
   }
 
   /// The task whose work a job of this run runs on this thread, if this is the drain thread in a
@@ -310,7 +314,11 @@ final class DeterministicRun: @unchecked Sendable {
         if RealTime.now >= deadline && gracePeriod > .zero { return .timedOut }
         if progress.report == nil {
           // Cancel the body once: cancellable waits (Lockstep's primitives, sleeps) unwind.
-          progress.report = makeReport(quarantined: false)
+          let report = makeReport(quarantined: false)
+          progress.report = report
+          // Kept for the crash handler until the caller has the report: unwinding runs the code
+          // under test, which may trap.
+          CrashReport.holdRunReport(report.description)
           state.withLock { $0.markDeadlockReported() }
           cancelBody?()
           continue
@@ -332,6 +340,7 @@ final class DeterministicRun: @unchecked Sendable {
     }
     ActiveRuns.quarantine(self, taskIDs: taskIDs)
     let leftBusy = releaseActors()
+    if progress.report != nil { CrashReport.releaseRunReport() }
     var trace = state.withLock { $0.trace }
     trace.actorJobsLeftBusy = leftBusy
     return outcome(trace)
@@ -364,6 +373,7 @@ final class DeterministicRun: @unchecked Sendable {
   /// Ends a run whose body finished (or that reported a deadlock its cancellation unwound).
   private func finish() -> DrainOutcome {
     ActiveRuns.remove(self)
+    if progress.report != nil { CrashReport.releaseRunReport() }
     let (leftovers, timers) = state.withLock { $0.finish() }
     for (job, remaining) in leftovers { RuntimeHooks.forward(job, after: remaining) }
     // A wait still pending after the run keeps its failure bound, now in real time.
@@ -398,9 +408,11 @@ final class DeterministicRun: @unchecked Sendable {
 
   private func makeReport(quarantined: Bool) -> DeterministicDeadlock {
     state.withLock { state in
-      DeterministicDeadlock(
+      var report = DeterministicDeadlock(
         site: site, tasks: state.taskDescriptions(), virtualTime: state.now, trace: state.trace,
         quarantined: quarantined)
+      report.sawWorkFromOutside = gracePeriod == .zero && state.jobsFromOtherThreads > 0
+      return report
     }
   }
 }

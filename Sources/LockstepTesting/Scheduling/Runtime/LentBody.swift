@@ -2,7 +2,7 @@
 ///
 /// Every entry point — ``withDeterministicScheduling(seed:timeout:gracePeriod:fileID:filePath:line:column:_:)``,
 /// ``runDeterministically(seed:timeout:gracePeriod:fileID:filePath:line:column:_:)``, the blocking
-/// form, ``explore(_:cancellation:maxSteps:timeout:fileID:filePath:line:column:_:)`` and the
+/// form, ``explore(_:cancellation:maxSteps:timeout:gracePeriod:fileID:filePath:line:column:_:)`` and the
 /// `.deterministic` trait — takes its body as an ordinary non-escaping closure, so that a test can
 /// assign to its locals and capture non-`Sendable` values the way it can in any other closure.
 /// The body must still run as a task of the run: ``RunLifecycle/lending(_:to:)`` makes it

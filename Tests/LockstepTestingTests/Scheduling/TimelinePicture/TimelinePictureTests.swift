@@ -323,6 +323,8 @@ struct TimelinePictureTests {
       await TimelinePictureReport.$folderOverride.withValue(.init(path: nil)) {
         await withKnownIssue("the exploration fails: its report is the issue") {
           await explore(.exhaustive(maxPreemptions: 1), twoIncrements)
+        } matching: { issue in
+          issue.comments.contains { $0.rawValue.contains("Replay it exactly with: .replay(") }
         }
       }
     }

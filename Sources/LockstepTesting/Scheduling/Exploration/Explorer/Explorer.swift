@@ -35,6 +35,8 @@ final class Explorer: @unchecked Sendable {
   let cancellation: CancellationInjection
   let maxSteps: Int
   let timeout: Duration
+  /// How long each schedule waits in real time for a job from outside it before it is stuck.
+  let gracePeriod: Duration
   let site: CallSite
   let body: LentBody<Void>
   /// A problem with how explore was called, or a replay that did not follow its token, reported
@@ -61,12 +63,13 @@ final class Explorer: @unchecked Sendable {
 
   init(
     setup: ExplorationSetup, cancellation: CancellationInjection, maxSteps: Int,
-    timeout: Duration, site: CallSite, body: LentBody<Void>
+    timeout: Duration, gracePeriod: Duration = .zero, site: CallSite, body: LentBody<Void>
   ) {
     self.setup = setup
     self.cancellation = cancellation
     self.maxSteps = maxSteps
     self.timeout = timeout
+    self.gracePeriod = gracePeriod
     self.site = site
     self.body = body
   }
@@ -226,7 +229,7 @@ final class Explorer: @unchecked Sendable {
     CrashReport.beginSchedule(during, cancelAtWait: planned.cancelAtWait)
     let run = DeterministicRun(
       order: .picked(CrashTrailPicker(planned.picker)), cancelAtWait: planned.cancelAtWait,
-      stepLimit: maxSteps, timeout: timeout, site: site)
+      stepLimit: maxSteps, timeout: timeout, gracePeriod: gracePeriod, site: site)
     let mark = capture.mark
     let completion = await run.perform(body)
     let captured = capture.failures(since: mark)
@@ -236,7 +239,7 @@ final class Explorer: @unchecked Sendable {
       failures.append("\(runFailure)")
       if captured.isEmpty { failureSite = "\(type(of: runFailure))" }
     } else if case .failure(let error) = completion.result {
-      failures.append("The body threw \(error)")
+      failures.append(bodyThrewText(error))
       if captured.isEmpty { failureSite = "the body threw \(String(reflecting: type(of: error)))" }
     }
     let (trailed, waits) = run.state.withLock { ($0.picker as? CrashTrailPicker, $0.waitCount) }

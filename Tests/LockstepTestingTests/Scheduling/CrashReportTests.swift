@@ -1,9 +1,10 @@
 import LockstepTesting
 import Testing
 
-// A trap in the code under test ends the process. Before it does, exploration writes to standard
+// A trap in the code under test ends the process. Before it does, Lockstep writes to standard
 // error which exploration and which schedule ran, and a token that replays the choices made so
-// far — so the crash can be brought back, and looked at with the trap turned into a check.
+// far — so the crash can be brought back, and looked at with the trap turned into a check; or,
+// while a run unwinds after a deadlock, the deadlock's report.
 
 /// The one item of a stock, taken by two tasks that each check that it is there, suspend, then
 /// take it: when both check before either takes, the second take finds the set empty.
@@ -42,7 +43,14 @@ private func replayToken(in text: String) -> String? {
   return String(rest[..<end.lowerBound])
 }
 
-@Suite(.timeLimit(.minutes(1)))
+/// Suspends for good (a continuation nobody resumes; cancellation does not end it).
+private func waitForGood() async {
+  await withUnsafeContinuation { (_: UnsafeContinuation<Void, Never>) in }
+}
+
+// Serialized: an exit test holds a thread of the cooperative pool while its child process runs,
+// and two at once on a two-core machine would hold all of them.
+@Suite(.timeLimit(.minutes(1)), .serialized)
 struct CrashReportTests {
   #if canImport(Darwin) || canImport(Glibc) || canImport(Musl)
     @Test func aTrapLeavesTheExplorationTheScheduleAndATokenOnStandardError() async throws {
@@ -65,6 +73,23 @@ struct CrashReportTests {
       #expect(replay.divergence == nil)
       #expect(replay.failure?.failures.first?.contains("takes from an empty stock") == true, "\(replay)")
       #expect(issues.count == 1)
+    }
+
+    @Test func aTrapWhileTheBodyUnwindsLeavesTheReportOnStandardError() async throws {
+      let crashed = try #require(
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+          _ = try? await withDeterministicScheduling {
+            await withTaskCancellationHandler {
+              await waitForGood()
+            } onCancel: {
+              fatalError("shutdown took longer than allowed")
+            }
+          }
+        })
+      let text = String(decoding: crashed.standardErrorContent, as: UTF8.self)
+      #expect(text.contains("shutdown took longer than allowed"), "the trap itself: \(text)")
+      #expect(text.contains("while a deterministic run unwinds its cancelled body"), "\(text)")
+      #expect(text.contains("Deadlock in the deterministic run started at"), "\(text)")
     }
   #endif
 }

@@ -8,8 +8,9 @@
   import Android
 #endif
 
-/// What exploration leaves on standard error when the code under test crashes the process: which
-/// exploration and which schedule ran, and a token that replays the choices made so far.
+/// What Lockstep leaves on standard error when the code under test crashes the process: during an
+/// exploration, which exploration and which schedule ran, and a token that replays the choices
+/// made so far; while a run unwinds after a deadlock, the deadlock's report (``holdRunReport(_:)``).
 ///
 /// A trap in the code under test ("Fatal error: Can't removeFirst from an empty Set") ends the
 /// process before `explore` can report anything. So while an exploration runs, signal handlers for
@@ -30,22 +31,28 @@ enum CrashReport {
     static let capacity = 1 << 20
     private static let textCapacity = 4096
     private static let chunkCapacity = 1024
+    /// The most bytes of a held run report written; a longer one is cut there.
+    private static let runReportCapacity = 1 << 16
 
     /// Raw memory, allocated once and never freed, that the signal handler reads.
     private struct Memory {
-      /// `active`, `count`, `cancel`, `textLength`, `handling`, `dropped` (see the indices below).
+      /// `active`, `count`, `cancel`, `textLength`, `handling`, `dropped`, `runReportLength` (see the
+      /// indices below).
       let state: UnsafeMutablePointer<Int>
       let choices: UnsafeMutablePointer<UInt32>
       let readyCounts: UnsafeMutablePointer<UInt32>
       let tasks: UnsafeMutablePointer<UInt8>
       let text: UnsafeMutablePointer<UInt8>
       let chunk: UnsafeMutablePointer<UInt8>
+      /// The report of a run that unwinds after a deadlock (``holdRunReport(_:)``).
+      let runReport: UnsafeMutablePointer<UInt8>
       /// The handlers installed before ours, one per signal of ``signals``.
       let previous: UnsafeMutablePointer<sigaction>
     }
 
     // Indices into `state`.
     private static let active = 0, count = 1, cancel = 2, textLength = 3, handling = 4, dropped = 5
+    private static let runReportLength = 6
 
     nonisolated(unsafe) private static let memory: Memory = {
       let state = UnsafeMutablePointer<Int>.allocate(capacity: 8)
@@ -53,7 +60,8 @@ enum CrashReport {
       return Memory(
         state: state, choices: .allocate(capacity: capacity), readyCounts: .allocate(capacity: capacity),
         tasks: .allocate(capacity: capacity), text: .allocate(capacity: textCapacity),
-        chunk: .allocate(capacity: chunkCapacity), previous: .allocate(capacity: signals.count))
+        chunk: .allocate(capacity: chunkCapacity), runReport: .allocate(capacity: runReportCapacity),
+        previous: .allocate(capacity: signals.count))
     }()
 
     /// The exploration's own line ("explore … at …"); set by the explorer's thread only.
@@ -105,6 +113,22 @@ enum CrashReport {
       memory.state[active] = 1
     }
 
+    /// A run reported a deadlock and unwinds its body: if the code under test crashes the process
+    /// meanwhile, the handler writes `report` first, so that the crash cannot swallow it.
+    static func holdRunReport(_ report: String) {
+      _ = installed
+      let memory = CrashReport.memory
+      memory.state[runReportLength] = 0
+      let bytes = Array(report.utf8.prefix(runReportCapacity))
+      bytes.withUnsafeBufferPointer { memory.runReport.update(from: $0.baseAddress!, count: $0.count) }
+      memory.state[runReportLength] = bytes.count
+    }
+
+    /// The run's report reached its caller: a crash from now on is none of its business.
+    static func releaseRunReport() {
+      memory.state[runReportLength] = 0
+    }
+
     /// The exploration is over: a crash from now on is none of its business.
     static func endExploration() {
       memory.state[active] = 0
@@ -129,15 +153,28 @@ enum CrashReport {
     /// The signal handler: async-signal-safe calls and arithmetic only.
     private static func handle(_ signal: Int32, _ info: UnsafeMutablePointer<siginfo_t>?) {
       let memory = CrashReport.memory
-      if memory.state[active] != 0 && memory.state[handling] == 0 {
+      if memory.state[handling] == 0 && (memory.state[active] != 0 || memory.state[runReportLength] != 0) {
         memory.state[handling] = 1
-        writeReport(signal, memory)
+        if memory.state[runReportLength] != 0 { writeRunReport(signal, memory) }
+        if memory.state[active] != 0 { writeReport(signal, memory) }
       }
       // Give the signal back to whoever had it before: a fault faults again when this handler
       // returns; a signal that was sent (abort(), raise(), kill) is sent again.
       if let index = slot(of: signal) { sigaction(signal, memory.previous + index, nil) }
       let sent = info.map { $0.pointee.si_code <= 0 } ?? true
       if sent || signal == SIGABRT { raise(signal) }
+    }
+
+    private static func writeRunReport(_ signal: Int32, _ memory: Memory) {
+      var out = ChunkSink(buffer: memory.chunk, capacity: chunkCapacity)
+      out.put("\nLockstep: the process is crashing (signal ")
+      out.put(decimal: Int(signal))
+      out.put(", ")
+      out.put(name(of: signal))
+      out.put(") while a deterministic run unwinds its cancelled body after this report:\n")
+      out.put(memory.runReport, count: memory.state[runReportLength])
+      out.put("\n")
+      out.flush()
     }
 
     private static func writeReport(_ signal: Int32, _ memory: Memory) {
@@ -254,5 +291,7 @@ enum CrashReport {
     static func beginSchedule(_ during: String, cancelAtWait: Int?) {}
     static func endExploration() {}
     static func record(choice: Int, readyCount: Int, task: Int) {}
+    static func holdRunReport(_ report: String) {}
+    static func releaseRunReport() {}
   #endif
 }
