@@ -160,4 +160,30 @@ void *lockstep_main_queue_probe_begin(void);
 /// Ends the probe, restoring the thread's context: how many main-queue blocks it saw.
 int lockstep_main_queue_probe_end(void *previous);
 
+/// Why `lockstep_suspended_task_stack` read nothing.
+enum {
+  /// Not a task of this runtime (its metadata or job kind differ), or not Linux.
+  lockstep_task_stack_not_a_task = -1,
+  /// The task is running: its frames change as they are read.
+  lockstep_task_stack_running = -2,
+  /// The task has finished: its frames are gone.
+  lockstep_task_stack_complete = -3,
+};
+
+/// Whether this build can read where suspended tasks wait (Linux, with the runtime's task
+/// metadata symbol). Whether the layout it reads holds is what the probe checks.
+bool lockstep_task_stacks_readable(void);
+
+/// Keeps the task whose job is `job` alive (a strong reference) and returns `true`, when `job` is
+/// a task that may outlive the scope that created it (not an `async let` task's).
+bool lockstep_task_retain(const void *job);
+
+/// Gives up a reference `lockstep_task_retain` took.
+void lockstep_task_release(const void *task);
+
+/// Where `task`, suspended, waits: the resume function of its job, then the function that resumes
+/// each of its async callers, innermost first, at most `limit`. Returns how many it wrote, or one
+/// of the negative reasons above. The caller keeps `task` alive.
+int lockstep_suspended_task_stack(const void *task, uintptr_t *addresses, int limit);
+
 #endif

@@ -7,7 +7,8 @@ public struct DeterministicDeadlock: Error, CustomStringConvertible, Sendable {
   /// Where the deterministic run was started.
   public let site: CallSite
   /// The run's tasks, one description each: its number, its name, and what it waits for or when
-  /// it last ran.
+  /// it last ran; below it, indented on lines of their own, the `await` a suspended task waits at
+  /// and the awaits of its async callers, where they can be read.
   public let tasks: [String]
   /// The virtual time at which the run stopped, from the start of the run.
   public let virtualTime: Duration
@@ -16,6 +17,8 @@ public struct DeterministicDeadlock: Error, CustomStringConvertible, Sendable {
   /// Whether the stuck tasks were left suspended for good (quarantined): cancelling the body did
   /// not let it finish.
   public let quarantined: Bool
+  /// Why the report cannot show where each task waits, if it cannot.
+  var waitsNotShown: String? = nil
   /// Whether a job of the run arrived from another thread while the run had no grace period: a
   /// sign that the run may wait for work from outside it.
   var sawWorkFromOutside = false
@@ -31,6 +34,7 @@ public struct DeterministicDeadlock: Error, CustomStringConvertible, Sendable {
     } else {
       text += " Tasks of the run:"
       for task in tasks { text += "\n  - \(task)" }
+      if let waitsNotShown { text += "\n(Where each task waits is not shown: \(waitsNotShown).)" }
     }
     if sawWorkFromOutside {
       text +=

@@ -174,6 +174,7 @@ struct RunState<Job: SchedulableJob> {
           return .forward
         } else {
           task = tasks.number(registering: id)
+          tasks[task].object = job.retainTask()
         }
       }
       let enqueuedAt = runningTask == nil ? -1 : Int32(clamping: trace.steps.count - 1)
@@ -350,8 +351,18 @@ struct RunState<Job: SchedulableJob> {
     return quarantine.remove(at: index)
   }
 
-  /// The tasks of the run, the body first, for a deadlock report.
-  func taskDescriptions() -> [String] { tasks.descriptions(bodyFinished: bodyFinished) }
+  /// The tasks of the run, the body first, for a deadlock report; `waits` gives the lines that
+  /// say where a task waits, by task number.
+  func taskDescriptions(waits: [Int: [String]] = [:]) -> [String] {
+    tasks.descriptions(bodyFinished: bodyFinished, waits: waits)
+  }
+
+  /// The tasks a report reads where they wait: those that ran and are not known to have finished,
+  /// kept alive by the run (``TaskRecord/object``), by number.
+  var suspendedTaskObjects: [Int: UInt] { tasks.suspendedObjects }
+
+  /// Gives up the run's hold on its tasks' objects: the caller releases them.
+  mutating func takeTaskObjects() -> [UInt] { tasks.takeObjects() }
 
   /// How task `task` is named in reports: `task 3 "debounce" (created at …)`.
   func taskDescription(_ task: Int) -> String {

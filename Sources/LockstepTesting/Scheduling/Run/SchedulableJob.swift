@@ -5,6 +5,13 @@ protocol SchedulableJob {
   var taskID: UInt64? { get }
   /// Whether the job must run isolated to the main actor.
   var isMainActor: Bool { get }
+  /// Keeps the job's task alive, for reports that read where it waits: its address, or `nil`
+  /// when the job is not a task that can be kept. Asked once per task, as it reaches a run.
+  func retainTask() -> UInt?
+}
+
+extension SchedulableJob {
+  func retainTask() -> UInt? { nil }
 }
 
 /// A job of a run with the run-local number of its task: 1, 2, … in the order the tasks first

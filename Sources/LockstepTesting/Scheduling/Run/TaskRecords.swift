@@ -77,19 +77,44 @@ struct TaskRecords {
     return number
   }
 
-  /// The tasks, the body first, one line each, for a deadlock report; at most 50 besides the body.
-  func descriptions(bodyFinished: Bool) -> [String] {
+  /// The tasks, the body first, one each, for a deadlock report; at most 50 besides the body.
+  /// A task with `waits` lines gets them below its own, indented.
+  func descriptions(bodyFinished: Bool, waits: [Int: [String]] = [:]) -> [String] {
     var lines: [String] = []
+    func describe(_ record: TaskRecord, isBody: Bool) -> String {
+      let text = record.describe(isBody: isBody)
+      guard let below = waits[record.number], !below.isEmpty else { return text }
+      return text + below.map { "\n    " + $0 }.joined()
+    }
     if let body = records.first {
-      lines.append(body.describe(isBody: true))
+      lines.append(describe(body, isBody: true))
     } else if !bodyFinished {
       lines.append("the body, which never ran")
     }
     let others = records.dropFirst()
     let limit = 50
-    lines += others.prefix(limit).map { $0.describe(isBody: false) }
+    lines += others.prefix(limit).map { describe($0, isBody: false) }
     if others.count > limit { lines.append("… and \(others.count - limit) more") }
     return lines
+  }
+
+  /// The kept objects of the tasks that ran and are not known to have finished, by number.
+  var suspendedObjects: [Int: UInt] {
+    var objects: [Int: UInt] = [:]
+    for record in records.prefix(51) where !record.finished && record.jobsRun > 0 {
+      if let object = record.object { objects[record.number] = object }
+    }
+    return objects
+  }
+
+  /// The kept objects of every task, which no record holds any more.
+  mutating func takeObjects() -> [UInt] {
+    var objects: [UInt] = []
+    for index in records.indices {
+      if let object = records[index].object { objects.append(object) }
+      records[index].object = nil
+    }
+    return objects
   }
 }
 
@@ -116,6 +141,9 @@ struct TaskRecord: Sendable {
   /// The real-clock deadline of its latest sleep, and whether that sleep has ended.
   var lastRealSleep: RealDeadline?
   var lastSleepEnded = false
+  /// The address of the task, kept alive by the run while the run holds it (see
+  /// ``SchedulableJob/retainTask()``), so that a report can read where the task waits.
+  var object: UInt?
 
   func describe(isBody: Bool) -> String {
     var text = "task \(number)"

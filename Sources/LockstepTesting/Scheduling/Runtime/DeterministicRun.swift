@@ -374,7 +374,11 @@ final class DeterministicRun: @unchecked Sendable {
   private func finish() -> DrainOutcome {
     ActiveRuns.remove(self)
     if progress.report != nil { CrashReport.releaseRunReport() }
-    let (leftovers, timers) = state.withLock { $0.finish() }
+    let (leftovers, timers, tasks) = state.withLock { state in
+      let (jobs, timers) = state.finish()
+      return (jobs, timers, state.takeTaskObjects())
+    }
+    SuspendedTaskStacks.release(tasks)
     for (job, remaining) in leftovers { RuntimeHooks.forward(job, after: remaining) }
     // A wait still pending after the run keeps its failure bound, now in real time.
     for (id, remaining) in timers {
@@ -406,11 +410,16 @@ final class DeterministicRun: @unchecked Sendable {
     }
   }
 
+  /// Reads where each suspended task waits outside the lock: the run's tasks run on this thread
+  /// only, and it is between two jobs.
   private func makeReport(quarantined: Bool) -> DeterministicDeadlock {
-    state.withLock { state in
+    let suspended = state.withLock { $0.suspendedTaskObjects }
+    let unavailability = suspended.isEmpty ? nil : SuspendedTaskStacks.unavailability
+    let waits = SuspendedTaskStacks.lines(for: suspended)
+    return state.withLock { state in
       var report = DeterministicDeadlock(
-        site: site, tasks: state.taskDescriptions(), virtualTime: state.now, trace: state.trace,
-        quarantined: quarantined)
+        site: site, tasks: state.taskDescriptions(waits: waits), virtualTime: state.now,
+        trace: state.trace, quarantined: quarantined, waitsNotShown: unavailability)
       report.sawWorkFromOutside = gracePeriod == .zero && state.jobsFromOtherThreads > 0
       return report
     }

@@ -43,6 +43,8 @@ struct ScheduledJob: SchedulableJob, @unchecked Sendable {
   let job: UnownedJob
   let isMainActor: Bool
   let taskID: UInt64?
+
+  func retainTask() -> UInt? { taskID == nil ? nil : SuspendedTaskStacks.retain(job) }
 }
 
 enum RuntimeHooks {

@@ -23,6 +23,14 @@ enum TaskCreationHook {
     return body()
   }
 
+  /// Runs `body` without reporting the tasks it creates on this thread to the run it drains.
+  static func unobserved<T>(_ body: () -> T) -> T {
+    guard isInEffect else { return body() }
+    let previous = lockstep_task_creation_enter(nil)
+    defer { lockstep_task_creation_enter(previous) }
+    return body()
+  }
+
   /// Makes the hook report the tasks that threads not draining a run create (`true` while a run
   /// is in progress), so that the run tells them from its own.
   static func watchOutside(_ watch: Bool) {

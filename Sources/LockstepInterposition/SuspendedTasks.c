@@ -1,0 +1,108 @@
+// Where a suspended task waits: the resume function of its job and the chain of its async
+// contexts, each of which holds the function that resumes its caller. This is the runtime's
+// layout, not its API (Swift 6.3's `Task.h` and `TaskPrivate.h`): the job's resume function and
+// context follow the job header, the task's status flags follow them, and every async context
+// starts with its parent and the parent's resume function. Lockstep checks the layout once per
+// process with a probe task suspended at a known function and shows nothing when it does not
+// hold. Every read of a task's memory is here.
+#if defined(__linux__)
+  #define _GNU_SOURCE
+  #include <dlfcn.h>
+#endif
+
+#include "LockstepInterposition.h"
+
+#if defined(__linux__)
+
+/// Where the fields sit in a task (x86_64 and arm64 Linux, Swift 6.3).
+enum {
+  job_flags_offset = 32,
+  resume_function_offset = 56,
+  resume_context_offset = 64,
+  status_flags_offset = 96,
+};
+
+/// The job kind of a task, and the job flag of a task an `async let` created.
+#define TASK_JOB_KIND 0
+#define ASYNC_LET_TASK_FLAG ((uint32_t)1 << 28)
+
+/// The task status flags.
+#define STATUS_RUNNING 0x800
+#define STATUS_COMPLETE 0x2000
+
+extern void *swift_retain(void *object);
+extern void swift_release(void *object);
+
+/// The metadata every task object points to; `NULL` when the runtime does not say.
+static const void *task_metadata(void) {
+  static const void *metadata;
+  static bool looked_up;
+  if (!__atomic_load_n(&looked_up, __ATOMIC_ACQUIRE)) {
+    const void *const *symbol = dlsym(RTLD_DEFAULT, "_swift_concurrency_debug_asyncTaskMetadata");
+    __atomic_store_n(&metadata, symbol ? *symbol : NULL, __ATOMIC_RELAXED);
+    __atomic_store_n(&looked_up, true, __ATOMIC_RELEASE);
+  }
+  return __atomic_load_n(&metadata, __ATOMIC_RELAXED);
+}
+
+static uintptr_t word(const void *base, size_t offset) {
+  return __atomic_load_n((const uintptr_t *)((const char *)base + offset), __ATOMIC_RELAXED);
+}
+
+/// Whether `job` is a task by its metadata and job kind.
+static bool is_task(const void *job) {
+  const void *metadata = task_metadata();
+  if (job == NULL || metadata == NULL || (const void *)word(job, 0) != metadata) return false;
+  uint32_t flags = __atomic_load_n((const uint32_t *)((const char *)job + job_flags_offset), __ATOMIC_RELAXED);
+  return (flags & 0xff) == TASK_JOB_KIND;
+}
+
+bool lockstep_task_stacks_readable(void) { return task_metadata() != NULL; }
+
+bool lockstep_task_retain(const void *job) {
+  if (!is_task(job)) return false;
+  uint32_t flags = __atomic_load_n((const uint32_t *)((const char *)job + job_flags_offset), __ATOMIC_RELAXED);
+  // An `async let` task lives in its parent's frame, whatever its reference count says.
+  if (flags & ASYNC_LET_TASK_FLAG) return false;
+  swift_retain((void *)job);
+  return true;
+}
+
+void lockstep_task_release(const void *task) { swift_release((void *)task); }
+
+int lockstep_suspended_task_stack(const void *task, uintptr_t *addresses, int limit) {
+  if (!is_task(task)) return lockstep_task_stack_not_a_task;
+  uint32_t status =
+    __atomic_load_n((const uint32_t *)((const char *)task + status_flags_offset), __ATOMIC_ACQUIRE);
+  if (status & STATUS_COMPLETE) return lockstep_task_stack_complete;
+  if (status & STATUS_RUNNING) return lockstep_task_stack_running;
+  int count = 0;
+  uintptr_t resume = word(task, resume_function_offset);
+  if (resume != 0 && count < limit) addresses[count++] = resume;
+  uintptr_t context = word(task, resume_context_offset);
+  while (count < limit && context != 0 && context % sizeof(uintptr_t) == 0) {
+    uintptr_t resume_parent = word((const void *)context, sizeof(uintptr_t));
+    if (resume_parent == 0) break;
+    addresses[count++] = resume_parent;
+    context = word((const void *)context, 0);
+  }
+  return count;
+}
+
+#else
+
+bool lockstep_task_stacks_readable(void) { return false; }
+
+bool lockstep_task_retain(const void *job) {
+  (void)job;
+  return false;
+}
+
+void lockstep_task_release(const void *task) { (void)task; }
+
+int lockstep_suspended_task_stack(const void *task, uintptr_t *addresses, int limit) {
+  (void)task, (void)addresses, (void)limit;
+  return lockstep_task_stack_not_a_task;
+}
+
+#endif

@@ -1,0 +1,206 @@
+import LockstepInterposition
+
+/// Where each suspended task of a run waits, for deadlock reports: the `await` it is suspended at
+/// and the awaits of its async callers, read from the task's chain of async contexts
+/// (`LockstepInterposition`'s `lockstep_suspended_task_stack`) and symbolicated
+/// (``CodeSymbols``).
+///
+/// A run keeps each of its tasks alive from the moment its first job reaches the run
+/// (``retain(_:)``) until the run finishes (``release(_:)``); a quarantined run keeps them for
+/// good, as its suspended frames keep everything else. The chain is the runtime's layout, not its
+/// API, so a probe checks it once per process, at the first report: a task suspended at a known
+/// function must be found there. Where the probe fails, or on other platforms, reports say in one
+/// line that they cannot show where tasks wait (``unavailability``).
+enum SuspendedTaskStacks {
+  /// The most frames shown for one task.
+  static let frameLimit = 6
+
+  /// Keeps the task whose job is `job` alive; returns its address, or `nil` when the job is not a
+  /// task that can be kept (an `async let` task lives in its parent's frame).
+  static func retain(_ job: UnownedJob) -> UInt? {
+    let address = unsafeBitCast(job, to: UnsafeRawPointer.self)
+    return lockstep_task_retain(address) ? UInt(bitPattern: address) : nil
+  }
+
+  /// Gives up the references ``retain(_:)`` took on `tasks`.
+  static func release(_ tasks: [UInt]) {
+    for task in tasks {
+      guard let pointer = UnsafeRawPointer(bitPattern: task) else { continue }
+      lockstep_task_release(pointer)
+    }
+  }
+
+  /// Why reports cannot show where tasks wait in this process; `nil` when they can.
+  static var unavailability: String? { probeResult }
+
+  private static let probeResult: String? = probe()
+
+  /// The report lines of each task in `tasks` (task number to address, of live tasks): where it
+  /// waits, then its async callers. A task that is not suspended gets none.
+  static func lines(for tasks: [Int: UInt]) -> [Int: [String]] {
+    guard unavailability == nil else { return [:] }
+    // One symbolication for every task of the report: each reads the images' debug information.
+    let stacks = tasks.mapValues(rawStack(of:))
+    let known = frames(at: Array(Set(stacks.values.joined())))
+    var lines: [Int: [String]] = [:]
+    for (number, addresses) in stacks {
+      var frames: [CodeFrame] = []
+      for frame in addresses.flatMap({ known[$0] ?? [] }) where frames.last != frame {
+        frames.append(frame)
+      }
+      // Lockstep's own frames (a run's body, its primitives) are not the test's.
+      let shown = frames.filter { !$0.rawName.hasPrefix(lockstepPrefix) }.prefix(frameLimit)
+      guard let first = shown.first else { continue }
+      lines[number] = ["waits at \(first.text)"] + shown.dropFirst().map { "called from \($0.text)" }
+    }
+    return lines
+  }
+
+  /// The frames of the `await` a suspended task waits at and of its async callers, innermost
+  /// first.
+  static func waitingFrames(of address: UInt) -> [CodeFrame] {
+    let addresses = rawStack(of: address)
+    let known = frames(at: addresses)
+    var frames: [CodeFrame] = []
+    for frame in addresses.flatMap({ known[$0] ?? [] }) where frames.last != frame {
+      frames.append(frame)
+    }
+    return frames
+  }
+
+  /// The resume addresses of a suspended task's async contexts, innermost first, each once.
+  private static func rawStack(of address: UInt) -> [UInt] {
+    guard let task = UnsafeRawPointer(bitPattern: address) else { return [] }
+    let rawLimit = 32
+    var raw = [UInt](repeating: 0, count: rawLimit)
+    let count = raw.withUnsafeMutableBufferPointer { buffer in
+      lockstep_suspended_task_stack(task, buffer.baseAddress, Int32(rawLimit))
+    }
+    guard count > 0 else { return [] }
+    var seen = Set<UInt>()
+    return raw.prefix(Int(count)).filter { seen.insert($0).inserted }
+  }
+
+  private static let entryOffsets: [UInt] = [0, 4]
+
+  /// The frames each resume function showed, at most ``cacheLimit`` of them.
+  private static let cache = Locked<[UInt: [CodeFrame]]>([:])
+  private static let cacheLimit = 4096
+
+  /// Symbolicates resume functions (each is the entry of the code that goes on after an `await`).
+  /// The shown frames at each address, from the cache or symbolicated in one call.
+  private static func frames(at addresses: [UInt]) -> [UInt: [CodeFrame]] {
+    var known: [UInt: [CodeFrame]] = [:]
+    let missing = cache.withLock { cache in
+      addresses.filter { address in
+        if let frames = cache[address] { known[address] = frames }
+        return known[address] == nil
+      }
+    }
+    guard !missing.isEmpty else { return known }
+    let found = symbolicated(missing)
+    cache.withLock { cache in
+      for (address, frames) in zip(missing, found) {
+        known[address] = frames
+        if cache.count < cacheLimit { cache[address] = frames }
+      }
+    }
+    return known
+  }
+
+  private static func symbolicated(_ addresses: [UInt]) -> [[CodeFrame]] {
+    let probes = addresses.flatMap { address in entryOffsets.map { address + $0 } }
+    guard let symbolicated = CodeSymbols.frames(at: probes, as: .instruction) else {
+      return addresses.map { _ in [] }
+    }
+    return addresses.indices.map { index in
+      let candidates = symbolicated[(index * entryOffsets.count)..<((index + 1) * entryOffsets.count)]
+      // The entry's own frames, or those a few bytes in when they show more (inlined) callers of
+      // the same function.
+      var best = candidates.first ?? []
+      for candidate in candidates.dropFirst()
+      where candidate.count > best.count && candidate.last?.rawName == best.last?.rawName {
+        best = candidate
+      }
+      return best.filter(isShown).map(withoutPartialFunctionPrefix)
+    }
+  }
+
+  /// Whether a report shows `frame`: code of the test or of the code it tests, on a line.
+  private static func isShown(_ frame: CodeFrame) -> Bool {
+    frame.hasLocation && !frame.isLibrary && !frame.image.hasPrefix("libswift_Concurrency")
+  }
+
+  /// How the mangled names of Lockstep's own functions begin (the module `LockstepTesting`).
+  private static let lockstepPrefix = "$s15LockstepTesting"
+
+  /// `frame` named for the function it belongs to rather than for the piece of it that goes on
+  /// after an `await` (`(1) await resume partial function for …`).
+  private static func withoutPartialFunctionPrefix(_ frame: CodeFrame) -> CodeFrame {
+    guard frame.function.hasPrefix("("),
+      let range = frame.function.range(of: " resume partial function for ")
+    else { return frame }
+    return CodeFrame(
+      function: String(frame.function[range.upperBound...]), rawName: frame.rawName, file: frame.file,
+      line: frame.line, image: frame.image)
+  }
+
+  #if os(Linux) && compiler(>=6.3)
+    /// Runs a task suspended at a known function, reads where it waits and checks that it is
+    /// there, called from where it is called from; `nil` when it is.
+    private static func probe() -> String? {
+      guard lockstep_task_stacks_readable() else {
+        return "this Swift runtime does not export its task metadata"
+      }
+      guard CodeSymbols.isAvailable else { return "this toolchain cannot symbolicate addresses" }
+      let executor = ProbeExecutor()
+      let parked = Locked<CheckedContinuation<Void, Never>?>(nil)
+      let task = TaskCreationHook.unobserved {
+        Task(executorPreference: executor) { await probeCaller(parked) }
+      }
+      executor.runAll()
+      let address = UInt(bitPattern: unsafeBitCast(task, to: UnsafeRawPointer.self))
+      let frames = waitingFrames(of: address)
+      parked.withLock { $0.take() }?.resume()
+      executor.runAll()
+      let file = String(#fileID.split(separator: "/").last ?? "")
+      guard frames.count >= 2, frames[0].function.contains("probeWaits"), frames[0].file == file,
+        frames[0].line == probeWaitLine, frames[1].function.contains("probeCaller")
+      else { return "this Swift runtime's task layout is not the one Lockstep reads" }
+      return nil
+    }
+
+    /// The line of the probe's `await`.
+    private static let probeWaitLine = #line + 4
+
+    @inline(never)
+    private static func probeWaits(_ parked: Locked<CheckedContinuation<Void, Never>?>) async {
+      await withCheckedContinuation { continuation in
+        parked.withLock { $0 = continuation }
+      }
+    }
+
+    @inline(never)
+    private static func probeCaller(_ parked: Locked<CheckedContinuation<Void, Never>?>) async {
+      await probeWaits(parked)
+    }
+
+    /// Runs the probe's task on the probing thread: its jobs wait here until ``runAll()``.
+    private final class ProbeExecutor: TaskExecutor, @unchecked Sendable {
+      private let jobs = Locked<[UnownedJob]>([])
+
+      func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        jobs.withLock { $0.append(job) }
+      }
+
+      func runAll() {
+        while let job = jobs.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) {
+          job.runSynchronously(on: asUnownedTaskExecutor())
+        }
+      }
+    }
+  #else
+    private static func probe() -> String? { "it is read on Linux only" }
+  #endif
+}
