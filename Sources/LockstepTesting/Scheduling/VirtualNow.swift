@@ -24,7 +24,8 @@ public enum VirtualNow {
   public static var unavailableReason: String? { VirtualNowSupport.unavailableReason }
 
   /// The instant a run's `Date()` starts at by default: 2001-01-01 00:00:00 UTC, Foundation's
-  /// reference date, so `Date().timeIntervalSinceReferenceDate` is the run's virtual time.
+  /// reference date, so `Date().timeIntervalSinceReferenceDate` is the run's virtual time in
+  /// seconds (as a `Double`: 150 ms reads `0.15000000000000002`).
   public static var defaultStartDate: Date { Date(timeIntervalSince1970: defaultStart) }
 
   /// Runs `body` with `Date()` starting at `date` in the runs started inside it.
@@ -46,6 +47,19 @@ public enum VirtualNow {
   public static func withStartDate<T>(_ date: Date, _ body: () throws -> T) rethrows -> T {
     lockstep_note_clock_override()
     return try $startDate.withValue(date) { try body() }
+  }
+
+  /// Reads the real clocks in `read`, even inside a run, where `ContinuousClock.now`,
+  /// `SuspendingClock.now`, `DispatchTime.now()` and `Date()` are virtual: for a test that times
+  /// itself, or a log line with the real time.
+  ///
+  /// ```swift
+  /// let started = VirtualNow.readingRealClocks { ContinuousClock.now }
+  /// try await withDeterministicScheduling { await model.refreshAll() }
+  /// let took = VirtualNow.readingRealClocks { ContinuousClock.now } - started
+  /// ```
+  public static func readingRealClocks<T>(_ read: () throws -> T) rethrows -> T {
+    try RealTime.reading(read)
   }
 
   /// ``defaultStartDate`` in seconds since 1970 (a literal: the run path reads it).

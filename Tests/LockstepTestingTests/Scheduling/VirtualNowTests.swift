@@ -220,6 +220,19 @@ struct VirtualNowTests {
     #expect(after.tv_sec == 978_307_210 && after.tv_usec == 250)
   }
 
+  @Test func aRunReadsTheRealClocksWhereItAsksFor() async throws {
+    let before = Date()
+    let (virtual, real, realElapsed) = try await withDeterministicScheduling {
+      let started = VirtualNow.readingRealClocks { ContinuousClock.now }
+      try await Task.sleep(for: .seconds(3600))  // virtual: no real time passes
+      let realDate = VirtualNow.readingRealClocks { Date() }
+      return (Date(), realDate, VirtualNow.readingRealClocks { ContinuousClock.now } - started)
+    }
+    #expect(virtual == VirtualNow.defaultStartDate.addingTimeInterval(3600))
+    #expect(abs(real.timeIntervalSince(before)) < 600, "\(real) read in the run, \(before) before it")
+    #expect(realElapsed < .seconds(600), "real time, not the hour of virtual time")
+  }
+
   @Test func aDispatchDeadlineComputedInsideARunDoesNotFireAtOnce() async throws {
     var deadline: DispatchTime?
     try await withDeterministicScheduling {

@@ -13,7 +13,8 @@ public struct ExplorationResult: Sendable, CustomStringConvertible {
   /// How many schedules ran, not counting the runs that shrank and replayed a failure.
   public let schedulesRun: Int
   /// Whether every schedule the strategy stands for ran (in a shard, every one of its part);
-  /// `false` when a failure, a limit or the time budget stopped it.
+  /// `false` when a failure, a limit or the time budget stopped it, or when a replay left its
+  /// token's schedule (``divergence``).
   public let isComplete: Bool
   /// How many of the schedules that ran differed from each other.
   public let distinctSchedules: Int

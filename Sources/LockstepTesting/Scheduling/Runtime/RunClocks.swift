@@ -39,10 +39,10 @@ struct RunClocks {
 enum RealTime {
   /// Reads a clock in real time.
   @inline(__always)
-  static func reading<T>(_ read: () -> T) -> T {
+  static func reading<T>(_ read: () throws -> T) rethrows -> T {
     let previous = lockstep_virtual_clocks_enter(nil)
     defer { lockstep_virtual_clocks_enter(previous) }
-    return read()
+    return try read()
   }
 
   /// Now, on the continuous clock.

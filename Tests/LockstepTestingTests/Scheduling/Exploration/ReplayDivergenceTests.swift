@@ -59,6 +59,7 @@ struct ReplayDivergenceTests {
     #expect(report.contains("did not follow"), "\(report)")
     #expect(report.contains("choice point"), "names where it diverged: \(report)")
     let divergence = try #require(replay.divergence)
+    #expect(!replay.isComplete, "a replay that left its schedule did not run it")
     let point = try #require(divergence.choicePoint)
     #expect(point >= 1)
     #expect(report.contains("choice point \(point)"))

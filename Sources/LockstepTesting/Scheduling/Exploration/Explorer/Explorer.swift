@@ -194,10 +194,13 @@ final class Explorer: @unchecked Sendable {
   private func result(
     schedules: Int, complete: Bool, failure: ExplorationFailure?, progress: SearchProgress? = nil
   ) -> ExplorationResult {
-    // An exhaustive search whose schedules did not run as planned did not cover its tree.
+    // An exhaustive search whose schedules did not run as planned did not cover its tree; a
+    // replay that left its token's schedule did not run the schedule it stands for.
     let repeats = setup.strategy.isExhaustive ? offPlan : 0
+    let diverged = setup.strategy.isReplay && divergence != nil
     return ExplorationResult(
-      strategy: setup.strategy.description, schedulesRun: schedules, isComplete: complete && repeats == 0,
+      strategy: setup.strategy.description, schedulesRun: schedules,
+      isComplete: complete && repeats == 0 && !diverged,
       distinctSchedules: distinct.count, mostChoicePoints: mostChoicePoints,
       cancellationPoints: mostWaits, failure: failure, divergence: divergence,
       injectsCancellation: cancellation.enabled, isReplay: setup.strategy.isReplay,
