@@ -1,0 +1,39 @@
+import Testing
+
+@testable import LockstepTesting
+
+/// `waitUntilBlocked()`: Go's `synctest.Wait` for a run.
+@Suite(.timeLimit(.minutes(1)))
+struct WaitUntilBlockedTests {
+  @Test func itReturnsOnceEveryOtherTaskWaitsWithoutMovingTime() async throws {
+    let (steps, late, elapsed) = try await withDeterministicScheduling {
+      let log = Locked<[String]>([])
+      let start = ContinuousClock.now
+      Task {
+        for step in 0..<3 {
+          log.withLock { $0.append("step \(step)") }
+          await Task.yield()  // the subject: work that takes several jobs
+        }
+      }
+      Task {
+        try await Task.sleep(for: .seconds(1))
+        log.withLock { $0.append("late") }
+      }
+      try await waitUntilBlocked()
+      let seen = log.withLock { $0 }
+      return (seen, seen.contains("late"), start.duration(to: .now))
+    }
+    #expect(steps == ["step 0", "step 1", "step 2"])
+    #expect(!late, "a sleeper due later has not run")
+    #expect(elapsed == .zero, "virtual time did not move")
+  }
+
+  @Test func outsideARunItThrowsAndSaysWhatToUseInstead() async {
+    let line = #line + 1  // inside #expect, a default #line is the macro's
+    let error = await #expect(throws: NotInDeterministicRun.self) {
+      try await waitUntilBlocked()
+    }
+    #expect(error?.site.line == UInt(line))
+    #expect(error?.description.contains("TestTaskFactory.waitUntilIdle()") == true)
+  }
+}
