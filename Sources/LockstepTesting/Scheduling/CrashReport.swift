@@ -165,25 +165,28 @@ enum CrashReport {
       if sent || signal == SIGABRT { raise(signal) }
     }
 
-    private static func writeRunReport(_ signal: Int32, _ memory: Memory) {
+    /// `Lockstep: the process is crashing (signal 4, SIGILL) while …`, up to `while`.
+    private static func startCrashLine(_ signal: Int32, _ memory: Memory) -> ChunkSink {
       var out = ChunkSink(buffer: memory.chunk, capacity: chunkCapacity)
       out.put("\nLockstep: the process is crashing (signal ")
       out.put(decimal: Int(signal))
       out.put(", ")
       out.put(name(of: signal))
-      out.put(") while a deterministic run unwinds its cancelled body after this report:\n")
+      out.put(") while ")
+      return out
+    }
+
+    private static func writeRunReport(_ signal: Int32, _ memory: Memory) {
+      var out = startCrashLine(signal, memory)
+      out.put("a deterministic run unwinds its cancelled body after this report:\n")
       out.put(memory.runReport, count: memory.state[runReportLength])
       out.put("\n")
       out.flush()
     }
 
     private static func writeReport(_ signal: Int32, _ memory: Memory) {
-      var out = ChunkSink(buffer: memory.chunk, capacity: chunkCapacity)
-      out.put("\nLockstep: the process is crashing (signal ")
-      out.put(decimal: Int(signal))
-      out.put(", ")
-      out.put(name(of: signal))
-      out.put(") while an exploration ran:\n")
+      var out = startCrashLine(signal, memory)
+      out.put("an exploration ran:\n")
       out.put(memory.text, count: memory.state[textLength])
       let points = memory.state[count]
       out.put("  The choices it made so far (")
