@@ -341,13 +341,11 @@ struct RunState<Job: SchedulableJob> {
   }
 
   /// How many actor jobs (jobs of no task, off the main actor) the quarantine holds.
-  var heldActorJobCount: Int { quarantine.count { $0.taskID == nil && !$0.isMainActor } }
+  var heldActorJobCount: Int { quarantine.count { $0.isActorJob } }
 
   /// Takes the first actor job out of the quarantine, to be run so that its actor is free again.
   mutating func takeHeldActorJob() -> Job? {
-    guard let index = quarantine.firstIndex(where: { $0.taskID == nil && !$0.isMainActor }) else {
-      return nil
-    }
+    guard let index = quarantine.firstIndex(where: { $0.isActorJob }) else { return nil }
     return quarantine.remove(at: index)
   }
 

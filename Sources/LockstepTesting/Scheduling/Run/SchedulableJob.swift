@@ -12,6 +12,9 @@ protocol SchedulableJob {
 
 extension SchedulableJob {
   func retainTask() -> UInt? { nil }
+
+  /// Whether this is an actor's job: no task's, off the main actor. Held, it keeps its actor busy.
+  var isActorJob: Bool { taskID == nil && !isMainActor }
 }
 
 /// A job of a run with the run-local number of its task: 1, 2, … in the order the tasks first

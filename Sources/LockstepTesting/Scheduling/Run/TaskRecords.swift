@@ -92,16 +92,20 @@ struct TaskRecords {
       lines.append("the body, which never ran")
     }
     let others = records.dropFirst()
-    let limit = 50
+    let limit = Self.reportedTaskLimit
     lines += others.prefix(limit).map { describe($0, isBody: false) }
     if others.count > limit { lines.append("… and \(others.count - limit) more") }
     return lines
   }
 
-  /// The kept objects of the tasks that ran and are not known to have finished, by number.
+  /// The most tasks besides the body that a report describes.
+  static var reportedTaskLimit: Int { 50 }
+
+  /// The kept objects of the tasks a report describes that ran and are not known to have
+  /// finished, by number.
   var suspendedObjects: [Int: UInt] {
     var objects: [Int: UInt] = [:]
-    for record in records.prefix(51) where !record.finished && record.jobsRun > 0 {
+    for record in records.prefix(1 + Self.reportedTaskLimit) where !record.finished && record.jobsRun > 0 {
       if let object = record.object { objects[record.number] = object }
     }
     return objects

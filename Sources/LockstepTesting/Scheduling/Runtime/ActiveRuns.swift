@@ -7,6 +7,13 @@ enum ActiveRuns {
   private struct Registry {
     var running: [DeterministicRun] = []
     var quarantined: [UInt64: DeterministicRun] = [:]
+
+    /// Takes `run` off the runs in progress; the last one to end stops the watch on outside
+    /// task creations.
+    mutating func removeRunning(_ run: DeterministicRun) {
+      running.removeAll { $0 === run }
+      if running.isEmpty { TaskCreationHook.watchOutside(false) }
+    }
   }
   private static let registry = Locked(Registry())
 
@@ -18,10 +25,7 @@ enum ActiveRuns {
   }
 
   static func remove(_ run: DeterministicRun) {
-    registry.withLock { registry in
-      registry.running.removeAll { $0 === run }
-      if registry.running.isEmpty { TaskCreationHook.watchOutside(false) }
-    }
+    registry.withLock { $0.removeRunning(run) }
   }
 
   /// A thread that drains no run created task `id` while runs are in progress: it is none of
@@ -35,8 +39,7 @@ enum ActiveRuns {
   /// Keeps routing the jobs of `taskIDs` to `run`, which holds them for good.
   static func quarantine(_ run: DeterministicRun, taskIDs: [UInt64]) {
     registry.withLock { registry in
-      registry.running.removeAll { $0 === run }
-      if registry.running.isEmpty { TaskCreationHook.watchOutside(false) }
+      registry.removeRunning(run)
       for id in taskIDs { registry.quarantined[id] = run }
     }
   }
