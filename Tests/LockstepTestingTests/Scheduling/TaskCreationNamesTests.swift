@@ -84,6 +84,26 @@ struct TaskCreationNamesTests {
     #expect(entry?.taskName.contains("startUnnamedParker(_:)") == true, "\(report.trace.timeline)")
   }
 
+  /// Also in release builds, where the group's body is inlined into `withTaskGroup` and that into
+  /// the closure that calls it (``TaskOriginSymbols``).
+  @Test func theChildrenOfATaskGroupAreIdentifiedByTheirOwnAddTaskLines() async throws {
+    try #require(TaskCreationHook.isInEffect)
+    let lot = ParkingLot()
+    defer { lot.resumeAll() }
+    let first = #line + 3
+    let report = try await deadlock {
+      await withTaskGroup(of: Void.self) { group in
+        group.addTask { await lot.park() }
+        group.addTask { await lot.park() }
+      }
+    }
+    let children = try ["task 2", "task 3"].map { prefix in
+      try #require(report.tasks.first { $0.hasPrefix(prefix) }, "\(report.tasks)")
+    }
+    #expect(children[0].contains("TaskCreationNamesTests.swift:\(first))"), "\(children[0])")
+    #expect(children[1].contains("TaskCreationNamesTests.swift:\(first + 1))"), "\(children[1])")
+  }
+
   @Test func aDetachedNamedTaskIsNamed() async throws {
     try #require(TaskCreationHook.isInEffect)
     let lot = ParkingLot()

@@ -18,13 +18,28 @@ enum TaskOriginSymbols {
   /// The innermost frame that is the creating code's own: frames of the standard library's
   /// creation functions (`Task.init`, `Task.detached`, `addTask`, their closures and
   /// specializations, which the compiler emits into the caller's module) and of the runtime are
-  /// skipped.
+  /// skipped. Its line is the innermost one its own file has at that address (``ownLine(of:in:)``).
   private static func symbolicated(_ origin: TaskOrigin) -> String? {
-    guard let frames = CodeSymbols.frames(at: origin.callers, as: .returnAddress) else { return nil }
-    for frame in frames.joined() where !frame.isLibrary {
+    guard let symbolicated = CodeSymbols.frames(at: origin.callers, as: .returnAddress) else { return nil }
+    for frames in symbolicated {
+      guard let own = frames.firstIndex(where: { !$0.isLibrary }) else { continue }
+      let frame = frames[own]
       guard frame.hasLocation else { return frame.function }
-      return frame.text
+      return CodeFrame(
+        function: frame.function, rawName: frame.rawName, file: frame.file,
+        line: ownLine(of: frame, in: frames[..<own]), image: frame.image
+      ).text
     }
     return nil
+  }
+
+  /// The line of `frame`, or that of the innermost of the library frames `inlined` into it (at the
+  /// same address) that debug information places in `frame`'s own file. In optimized code a
+  /// closure passed to a library function may be inlined into it, and the library function into
+  /// `frame`: the body of `withTaskGroup`, with its `addTask` calls. The `Runtime` module drops
+  /// the closure's inlined frame (its debug entry has no call column), so the closure's line, the
+  /// `addTask` call's, comes as the library function's, and `frame`'s is the `withTaskGroup` call.
+  private static func ownLine(of frame: CodeFrame, in inlined: ArraySlice<CodeFrame>) -> Int {
+    inlined.first { $0.hasLocation && $0.file == frame.file }?.line ?? frame.line
   }
 }
