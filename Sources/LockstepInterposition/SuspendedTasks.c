@@ -8,6 +8,8 @@
 #if defined(__linux__)
   #define _GNU_SOURCE
   #include <dlfcn.h>
+  #include <link.h>
+  #include <pthread.h>
 #endif
 
 #include "LockstepInterposition.h"
@@ -70,6 +72,19 @@ bool lockstep_task_retain(const void *job) {
 
 void lockstep_task_release(const void *task) { swift_release((void *)task); }
 
+/// The runtime's kinds of jobs that are not tasks: the three kinds of default actor job, then the
+/// nullary continuation that `Task.yield()` enqueues.
+enum { FIRST_ACTOR_JOB_KIND = 192, LAST_ACTOR_JOB_KIND = 194, NULLARY_CONTINUATION_KIND = 195 };
+
+int lockstep_job_kind(const void *job) {
+  if (job == NULL) return lockstep_job_other;
+  uint32_t kind =
+    __atomic_load_n((const uint32_t *)((const char *)job + job_flags_offset), __ATOMIC_RELAXED) & 0xff;
+  if (kind >= FIRST_ACTOR_JOB_KIND && kind <= LAST_ACTOR_JOB_KIND) return lockstep_job_actor;
+  if (kind == NULLARY_CONTINUATION_KIND) return lockstep_job_yield;
+  return lockstep_job_other;
+}
+
 int lockstep_suspended_task_stack(const void *task, uintptr_t *addresses, int limit) {
   if (!is_task(task)) return lockstep_task_stack_not_a_task;
   uint32_t status =
@@ -89,7 +104,51 @@ int lockstep_suspended_task_stack(const void *task, uintptr_t *addresses, int li
   return count;
 }
 
+/// The addresses of the concurrency runtime's code (`libswift_Concurrency`), found once: the
+/// loaded segments of the image that holds `swift_continuation_init` (Lockstep interposes
+/// `swift_task_create`).
+static uintptr_t runtime_start, runtime_end;
+
+static int find_runtime_image(struct dl_phdr_info *info, size_t size, void *data) {
+  (void)size;
+  uintptr_t target = (uintptr_t)data, start = UINTPTR_MAX, end = 0;
+  for (int index = 0; index < info->dlpi_phnum; index++) {
+    const ElfW(Phdr) *header = &info->dlpi_phdr[index];
+    if (header->p_type != PT_LOAD) continue;
+    uintptr_t low = info->dlpi_addr + header->p_vaddr, high = low + header->p_memsz;
+    if (low < start) start = low;
+    if (high > end) end = high;
+  }
+  if (target < start || target >= end) return 0;
+  runtime_start = start;
+  runtime_end = end;
+  return 1;
+}
+
+static void find_runtime(void) {
+  void *symbol = dlsym(RTLD_DEFAULT, "swift_continuation_init");
+  if (symbol != NULL) dl_iterate_phdr(find_runtime_image, symbol);
+}
+
+int lockstep_suspension_site(const void *task, uintptr_t *addresses, int limit) {
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once(&once, find_runtime);
+  uintptr_t raw[16];
+  int count = lockstep_suspended_task_stack(task, raw, 16);
+  int kept = 0;
+  for (int index = 0; index < count && kept < limit; index++) {
+    if (raw[index] >= runtime_start && raw[index] < runtime_end) continue;
+    addresses[kept++] = raw[index];
+  }
+  return count < 0 ? count : kept;
+}
+
 #else
+
+int lockstep_suspension_site(const void *task, uintptr_t *addresses, int limit) {
+  (void)task, (void)addresses, (void)limit;
+  return lockstep_task_stack_not_a_task;
+}
 
 bool lockstep_task_stacks_readable(void) { return false; }
 
@@ -99,6 +158,11 @@ bool lockstep_task_retain(const void *job) {
 }
 
 void lockstep_task_release(const void *task) { (void)task; }
+
+int lockstep_job_kind(const void *job) {
+  (void)job;
+  return lockstep_job_other;
+}
 
 int lockstep_suspended_task_stack(const void *task, uintptr_t *addresses, int limit) {
   (void)task, (void)addresses, (void)limit;

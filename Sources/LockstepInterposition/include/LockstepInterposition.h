@@ -178,6 +178,17 @@ bool lockstep_task_stacks_readable(void);
 /// a task that may outlive the scope that created it (not an `async let` task's).
 bool lockstep_task_retain(const void *job);
 
+/// The kind of a job that is not a task, by the runtime's job kinds (Swift 6.3's
+/// `MetadataValues.h`): an actor's job, or the job that resumes a task after `Task.yield()`.
+enum {
+  lockstep_job_other = 0,
+  lockstep_job_actor = 1,
+  lockstep_job_yield = 2,
+};
+
+/// What the job `job`, not yet run, is (`lockstep_job_other` where it cannot be read).
+int lockstep_job_kind(const void *job);
+
 /// Gives up a reference `lockstep_task_retain` took.
 void lockstep_task_release(const void *task);
 
@@ -185,5 +196,10 @@ void lockstep_task_release(const void *task);
 /// each of its async callers, innermost first, at most `limit`. Returns how many it wrote, or one
 /// of the negative reasons above. The caller keeps `task` alive.
 int lockstep_suspended_task_stack(const void *task, uintptr_t *addresses, int limit);
+
+/// The first `limit` addresses of `lockstep_suspended_task_stack` that are not the concurrency
+/// runtime's own (`withCheckedContinuation`, `withTaskGroup` and the like): where the code that
+/// called it waits, cheap enough to read after every step.
+int lockstep_suspension_site(const void *task, uintptr_t *addresses, int limit);
 
 #endif

@@ -28,6 +28,12 @@ public struct SchedulerTrace: Sendable, Equatable, CustomStringConvertible {
     /// (a job that came from outside the run). Not compared: a job from another thread arrives
     /// during whichever step runs then.
     var enqueuedAt: Int32 = -1
+    /// Where the step's task was suspended when its job returned; ``SuspensionSite/none`` when it
+    /// finished, or was not read. Not compared, as addresses differ between processes.
+    var suspendedAt = SuspensionSite.none
+    /// What the job was, when it was not a task's: an actor's job, the wake-up of a task after
+    /// `Task.yield()`, another job of the runtime.
+    var kindOfJob = KindOfJob.task
 
     /// The index of the step that handed this job to the run, if a step did.
     var enqueuedBy: Int? { enqueuedAt < 0 ? nil : Int(enqueuedAt) }

@@ -18,7 +18,9 @@ public struct Timeline: Sendable, Equatable, CustomStringConvertible {
   public struct Entry: Sendable, Equatable, CustomStringConvertible {
     /// The step's number, from 1.
     public let step: Int
-    /// The run-local number of the task; the body is task 1.
+    /// The run-local number of the task; the body is task 1. 0 for a step that ran no task's
+    /// job: an actor's job with no task's event, or the job that resumes a task after
+    /// `Task.yield()`.
     public let task: Int
     /// How the timeline names the task: `test body`, its name in quotes, or `task 3`, followed by
     /// where it was created when the run knows (`task 3 (created in startWorkers() at …)`).
@@ -39,6 +41,12 @@ public struct Timeline: Sendable, Equatable, CustomStringConvertible {
     var resumedBy: Int? = nil
     /// Whether a check failed, or an issue was reported, in this task's work of the step.
     var failed = false
+    /// Where the task was suspended when the step ended, `load() at Cache.swift:31`; `nil` when
+    /// it finished or where it waits is not known.
+    var site: String? = nil
+    /// ``taskName`` as each line of ``Timeline/description`` shows it: the function and file:line
+    /// of the creation site, without the closures and generic parameters around it.
+    var shortName: String = ""
 
     enum Executor: Equatable {
       case pool, mainActor, actor
@@ -54,15 +62,27 @@ public struct Timeline: Sendable, Equatable, CustomStringConvertible {
 
     /// `  3. "reload 2"  resumed, finished`.
     public var description: String {
-      line(nameWidth: taskName.count, showsTime: time > .zero, numbered: true)
+      var text = "\(step)."
+      if time > .zero { text += " [" + Timeline.format(time) + "]" }
+      return text + " " + taskName + "  " + whatWithFailure
     }
 
-    func line(nameWidth: Int, showsTime: Bool, numbered: Bool) -> String {
-      var text = numbered ? "\(step)." : ""
-      if showsTime { text += " [" + Timeline.format(time) + "]" }
-      let padding = String(repeating: " ", count: max(0, nameWidth - taskName.count))
-      return text + " " + taskName + padding + "  " + actions.joined(separator: ", ")
+    /// What the task did in the step, and where it was left suspended: `resumed, waits for
+    /// Gate("save") to open in save() at Model.swift:40`.
+    var what: String {
+      var actions = actions
+      if let site, let last = actions.last {
+        if actions.count > 1 && (last.hasPrefix("waits for ") || last.hasPrefix("sleeps until ")) {
+          actions[actions.count - 1] = last + " in " + site
+        } else if last != "finished" {
+          actions.append("awaits in " + site)
+        }
+      }
+      return actions.joined(separator: ", ")
     }
+
+    /// ``what``, and `✗ a check failed here` where one did.
+    var whatWithFailure: String { what + (failed ? "  ✗ a check failed here" : "") }
   }
 
   /// Every step, in the order the scheduler ran them.
@@ -71,14 +91,32 @@ public struct Timeline: Sendable, Equatable, CustomStringConvertible {
   init(_ trace: SchedulerTrace) {
     var eventsByStep: [Int: [SchedulerTrace.Event]] = [:]
     for event in trace.events { eventsByStep[event.step, default: []].append(event) }
+    let sites = SuspendedTaskStacks.texts(for: Set(trace.steps.map(\.suspendedAt)))
+    var knownNames: [Int: (full: String, short: String)] = [:]
+    func names(of task: Int) -> (full: String, short: String) {
+      if let known = knownNames[task] { return known }
+      let named: (full: String, short: String)
+      if let name = trace.taskNames[task] {
+        named = ("\"\(name)\"", "\"\(name)\"")
+      } else if task == 1 {
+        named = ("test body", "test body")
+      } else if let origin = trace.taskOrigins[task]?.description {
+        named = ("task \(task) (created in \(origin))", "task \(task) (\(Self.shortened(origin)))")
+      } else {
+        named = ("task \(task)", "task \(task)")
+      }
+      knownNames[task] = named
+      return named
+    }
+    // The tasks whose jobs each step handed to the run.
+    var handedOn: [Int: [Int]] = [:]
+    for step in trace.steps {
+      guard let task = step.task, let by = step.enqueuedBy, trace.steps[by].task == nil else { continue }
+      if handedOn[by]?.contains(task) != true { handedOn[by, default: []].append(task) }
+    }
     var seen: Set<Int> = []
     var entries: [Entry] = []
-    func name(_ task: Int) -> String {
-      if let name = trace.taskNames[task] { return "\"\(name)\"" }
-      if task == 1 { return "test body" }
-      return trace.taskOrigins[task].map { "task \(task) (created in \($0))" } ?? "task \(task)"
-    }
-    // Whether each step is in the timeline, and what started, resumed or woke its job.
+    // Whether each step is in a task's lane, and what started, resumed or woke its job.
     var shown = [Bool](repeating: false, count: trace.steps.count)
     func resumer(of index: Int) -> Int? {
       var resumer = trace.steps[index].enqueuedBy
@@ -97,7 +135,20 @@ public struct Timeline: Sendable, Equatable, CustomStringConvertible {
         tasks.append(event.task)
       }
       shown[index] = !tasks.isEmpty
-      let resumedBy = tasks.isEmpty ? nil : resumer(of: index)
+      guard !tasks.isEmpty else {
+        // A job of no task: still a step, told by what it is and which tasks it handed on.
+        let handed = (handedOn[index] ?? []).map { task in
+          trace.taskNames[task] != nil || task == 1 ? names(of: task).short : "task \(task)"
+        }
+        let (name, action) = Self.jobOfNoTask(step.kindOfJob, handingOn: handed)
+        entries.append(
+          Entry(
+            step: index + 1, task: 0, taskName: name, time: step.time, actions: [action],
+            arrival: "", executor: step.isMainActor ? .mainActor : .pool,
+            failed: events.contains { $0.kind == .failed }, shortName: name))
+        continue
+      }
+      let resumedBy = resumer(of: index)
       for (position, task) in tasks.enumerated() {
         let arrival =
           seen.insert(task).inserted
@@ -119,36 +170,128 @@ public struct Timeline: Sendable, Equatable, CustomStringConvertible {
         }
         // One actor job ran the work of several tasks: the step number repeats, and says why.
         if position > 0 { actions.append("in the same actor job as the line above") }
+        let (full, short) = names(of: task)
         entries.append(
           Entry(
-            step: index + 1, task: task, taskName: name(task), time: step.time, actions: actions,
-            arrival: arrival, executor: executor, resumedBy: resumedBy, failed: failed))
+            step: index + 1, task: task, taskName: full, time: step.time, actions: actions,
+            arrival: arrival, executor: executor, resumedBy: resumedBy, failed: failed,
+            site: task == step.task ? sites[step.suspendedAt] : nil, shortName: short))
       }
     }
     self.entries = entries
   }
 
-  /// One line per stretch of steps of one task, task names aligned; times are shown once virtual
-  /// time has moved.
+  /// How the timeline names a step that ran no task's job, and what it says the step did.
+  private static func jobOfNoTask(_ kind: KindOfJob, handingOn tasks: [String]) -> (String, String) {
+    let handed = tasks.joined(separator: ", ")
+    switch kind {
+    case .actor:
+      return (
+        "(actor job)", tasks.isEmpty ? "runs an actor's work" : "runs an actor's work, resumes \(handed)"
+      )
+    case .yield:
+      return ("(Task.yield)", tasks.isEmpty ? "ends a Task.yield()" : "resumes \(handed) after Task.yield()")
+    case .task, .other:
+      return ("(runtime job)", tasks.isEmpty ? "runs no task's work" : "resumes \(handed)")
+    }
+  }
+
+  /// A creation site as each line shows it: `cancelOnGracefulShutdown(_:) at File.swift:73` for
+  /// `closure #1 in cancelOnGracefulShutdown<A>(_:) at File.swift:73`, its function cut to
+  /// ``shortFunctionLimit`` characters.
+  static func shortened(_ origin: String) -> String {
+    let short = CodeFrame.shortened(origin)
+    guard let at = short.range(of: " at ", options: .backwards) else { return short }
+    let function = short[..<at.lowerBound]
+    guard function.count > shortFunctionLimit else { return short }
+    return function.prefix(shortFunctionLimit - 1) + "…" + short[at.lowerBound...]
+  }
+
+  static let shortFunctionLimit = 40
+
+  /// One line per stretch of steps of one task, the time and task columns aligned; times are
+  /// shown once virtual time has moved. Each line names its task briefly; a legend below gives
+  /// in full where each task was created.
   ///
   /// Consecutive steps of the same task at the same virtual time share a line (`4–6.`), without
-  /// the bare `resumed` of each hop between actors:
+  /// the bare `resumed` of each hop between actors; a run of lines that repeats a few lines above
+  /// it is told once, with how many times it repeats. The step where a check failed ends with
+  /// `✗ a check failed here`.
   public var description: String {
     let stretches = self.stretches
-    let nameWidth = entries.map(\.taskName.count).max() ?? 0
-    let stepWidth = stretches.map(\.steps.count).max() ?? 0
+    let nameWidth = entries.map(\.shortName.count).max() ?? 0
     let showsTime = entries.contains { $0.time > .zero }
-    return stretches.map { stretch in
-      String(repeating: " ", count: stepWidth - stretch.steps.count) + stretch.steps
-        + stretch.entry.line(nameWidth: nameWidth, showsTime: showsTime, numbered: false)
-    }.joined(separator: "\n")
+    let timeWidth = showsTime ? entries.map { Timeline.format($0.time).count }.max() ?? 0 : 0
+    let bodies = stretches.map { stretch in
+      let entry = stretch.entry
+      var text = ""
+      if showsTime {
+        let time = Timeline.format(entry.time)
+        text += "[" + time + "]" + String(repeating: " ", count: timeWidth - time.count) + " "
+      }
+      let padding = String(repeating: " ", count: max(0, nameWidth - entry.shortName.count))
+      return text + entry.shortName + padding + "  " + entry.whatWithFailure
+    }
+    var lines: [(steps: String, body: String)] = []
+    var index = 0
+    while index < stretches.count {
+      guard let (period, count) = Self.repetition(at: index, in: bodies, stretches: stretches) else {
+        lines.append((stretches[index].steps, bodies[index]))
+        index += 1
+        continue
+      }
+      for offset in 0..<period {
+        lines.append((stretches[index + offset].steps, bodies[index + offset]))
+      }
+      let first = stretches[index + period].entries[0].step
+      let last = stretches[index + period * count - 1].entries.last?.step ?? first
+      let block = period == 1 ? "the line above" : "the \(period) lines above"
+      lines.append(("\(first)–\(last).", "… \(block), \(count - 1) more times"))
+      index += period * count
+    }
+    let stepWidth = lines.map(\.steps.count).max() ?? 0
+    var text = lines.map { line in
+      String(repeating: " ", count: stepWidth - line.steps.count) + line.steps + " " + line.body
+    }
+    var legend: [Int: String] = [:]
+    for entry in entries where entry.shortName != entry.taskName && legend[entry.task] == nil {
+      legend[entry.task] = entry.taskName
+    }
+    if !legend.isEmpty {
+      text.append("Where the tasks were created:")
+      text += legend.keys.sorted().compactMap { legend[$0].map { "  " + $0 } }
+    }
+    return text.joined(separator: "\n")
+  }
+
+  /// The longest run of lines, from `index`, that repeats a block of one to four lines at least
+  /// three times in a row: the block's length and how many times it occurs. Lines where a check
+  /// failed are never folded.
+  private static func repetition(
+    at index: Int, in bodies: [String], stretches: [Stretch]
+  ) -> (period: Int, count: Int)? {
+    var best: (period: Int, count: Int)?
+    for period in 1...4 where index + 3 * period <= bodies.count {
+      if (index..<(index + period)).contains(where: { stretches[$0].entry.failed }) { continue }
+      var count = 1
+      while index + (count + 1) * period <= bodies.count,
+        (0..<period).allSatisfy({ bodies[index + count * period + $0] == bodies[index + $0] })
+      {
+        count += 1
+      }
+      if count >= 3 && count * period > (best.map { $0.count * $0.period } ?? 0) {
+        best = (period, count)
+      }
+    }
+    return best
   }
 
   /// Consecutive steps of one task at one virtual time, told as one line of ``description``.
   struct Stretch {
     /// The entries of the stretch, in order; at least one.
     let entries: [Entry]
-    /// The stretch as one entry: the first entry, with the actions of all of them.
+    /// The stretch as one entry: the first entry, with the actions of all of them, and where the
+    /// last one left its task.
     let entry: Entry
     /// `4.` or `4–6.`.
     var steps: String {
@@ -160,7 +303,9 @@ public struct Timeline: Sendable, Equatable, CustomStringConvertible {
   var stretches: [Stretch] {
     var groups: [[Entry]] = []
     for entry in entries {
-      if let last = groups.last?.last, last.task == entry.task, last.time == entry.time {
+      if let last = groups.last?.last, last.task == entry.task, last.time == entry.time,
+        last.taskName == entry.taskName
+      {
         groups[groups.count - 1].append(entry)
       } else {
         groups.append([entry])
@@ -170,16 +315,21 @@ public struct Timeline: Sendable, Equatable, CustomStringConvertible {
       let first = group[0]
       var actions = first.actions
       // A stretch that hops between executors names none of them.
-      if group.contains(where: { $0.executor != first.executor }) { actions[0] = first.arrival }
+      if group.contains(where: { $0.executor != first.executor }) && first.task != 0 {
+        actions[0] = first.arrival
+      }
       for entry in group.dropFirst() {
-        actions += entry.arrival == "resumed" ? Array(entry.actions.dropFirst()) : entry.actions
+        let more = entry.arrival == "resumed" ? Array(entry.actions.dropFirst()) : entry.actions
+        // Jobs of no task say the same thing once.
+        actions += more.filter { first.task != 0 || !actions.contains($0) }
       }
       return Stretch(
         entries: group,
         entry: Entry(
           step: first.step, task: first.task, taskName: first.taskName, time: first.time,
           actions: actions, arrival: first.arrival, executor: first.executor,
-          resumedBy: first.resumedBy, failed: group.contains(where: \.failed)))
+          resumedBy: first.resumedBy, failed: group.contains(where: \.failed),
+          site: group[group.count - 1].site, shortName: first.shortName))
     }
   }
 

@@ -59,7 +59,8 @@ struct TimelineTests {
     let entries = try await gatedWorkerRun().trace.timeline.entries
     for entry in entries {
       #expect(
-        entry.description == "\(entry.step). \(entry.taskName)  \(entry.actions.joined(separator: ", "))")
+        entry.description.hasPrefix(
+          "\(entry.step). \(entry.taskName)  \(entry.actions.joined(separator: ", "))"))
     }
   }
 

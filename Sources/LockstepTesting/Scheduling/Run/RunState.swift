@@ -189,8 +189,10 @@ struct RunState<Job: SchedulableJob> {
   }
 
   /// Picks the next job: a ready one if any; otherwise, while the body runs, a due timer or the
-  /// earliest sleeper (advancing virtual time). Records the step in the trace.
-  mutating func next() -> Step {
+  /// earliest sleeper (advancing virtual time). Records the step in the trace, after recording
+  /// where the previous step left its task (``recordSuspension(_:)``).
+  mutating func next(previousStepSuspendedAt site: SuspensionSite = .none) -> Step {
+    recordSuspension(site)
     if realClockSleeper != nil {
       runningTask = nil
       return .stopped
@@ -227,12 +229,20 @@ struct RunState<Job: SchedulableJob> {
       tasks[task].waitingOn = nil
     }
     runningTask = task
+    runningTaskIsKept = task != 0 && tasks[task].object != nil
     runningTaskNeedsName = task != 0 && entry.job.taskID.map { tasks.needsName(task, id: $0) } ?? false
     trace.steps.append(
       SchedulerTrace.Step(
         task: task == 0 ? nil : task, isMainActor: entry.job.isMainActor, time: time.now,
-        wokeFromSleep: woke, enqueuedAt: entry.enqueuedAt))
+        wokeFromSleep: woke, enqueuedAt: entry.enqueuedAt,
+        kindOfJob: task == 0 ? entry.job.kindOfJob : .task))
     return .run(entry.job)
+  }
+
+  /// Records where the last step left its task, read once its job returned.
+  mutating func recordSuspension(_ site: SuspensionSite) {
+    guard !site.isNone, !trace.steps.isEmpty else { return }
+    trace.steps[trace.steps.count - 1].suspendedAt = site
   }
 
   /// The drain thread stopped waiting for outside jobs.
@@ -301,6 +311,10 @@ struct RunState<Job: SchedulableJob> {
   /// Whether the name of the running job's task is still to be looked up: asked once per job,
   /// right after ``next()`` hands it out.
   private(set) var runningTaskNeedsName = false
+
+  /// Whether the run keeps the running job's task alive (``TaskRecord/object``), so that where it
+  /// is suspended can be read once the job returns.
+  private(set) var runningTaskIsKept = false
 
   // MARK: Timers
 

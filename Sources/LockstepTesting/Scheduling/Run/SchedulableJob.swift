@@ -8,10 +8,25 @@ protocol SchedulableJob {
   /// Keeps the job's task alive, for reports that read where it waits: its address, or `nil`
   /// when the job is not a task that can be kept. Asked once per task, as it reaches a run.
   func retainTask() -> UInt?
+  /// What a job that is not a task is, for the timeline; read before the job runs.
+  var kindOfJob: KindOfJob { get }
+}
+
+/// What a job of a run is: a task's, or a job of the runtime that runs no task of its own.
+enum KindOfJob: UInt8, Sendable {
+  case task
+  /// An actor's job, which runs the work queued on the actor.
+  case actor
+  /// The job that resumes a task after `Task.yield()`.
+  case yield
+  /// Another job of no task.
+  case other
 }
 
 extension SchedulableJob {
   func retainTask() -> UInt? { nil }
+
+  var kindOfJob: KindOfJob { taskID != nil ? .task : .other }
 
   /// Whether this is an actor's job: no task's, off the main actor. Held, it keeps its actor busy.
   var isActorJob: Bool { taskID == nil && !isMainActor }

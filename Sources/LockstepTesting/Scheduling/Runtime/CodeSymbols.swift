@@ -30,6 +30,40 @@ struct CodeFrame: Sendable, Equatable {
     guard let file, line > 0 else { return function }
     return "\(function) at \(file):\(line)"
   }
+
+  /// ``text`` with the function named as ``shortened(_:)`` names it: `load() at Cache.swift:31`.
+  var shortText: String {
+    let function = Self.shortened(function)
+    guard let file, line > 0 else { return function }
+    return "\(function) at \(file):\(line)"
+  }
+
+  /// A demangled function name without what a reader of one line can do without: the closures
+  /// around the code (`closure #1 in `), generic parameters (`<A>`), `specialized `.
+  /// `closure #1 in cancelOnGracefulShutdown<A>(_:)` is `cancelOnGracefulShutdown(_:)`.
+  static func shortened(_ function: String) -> String {
+    var name = Substring(function)
+    let prefixes = ["specialized ", "partial apply for ", "closure #", "implicit closure #"]
+    while let prefix = prefixes.first(where: name.hasPrefix) {
+      name = name.dropFirst(prefix.count)
+      guard prefix.hasSuffix("#") else { continue }
+      // `closure #1 in f()`: what follows ` in ` is the function around the closure.
+      guard let range = name.range(of: " in ") else { return function }
+      name = name[range.upperBound...]
+    }
+    var short = ""
+    var depth = 0
+    for character in name {
+      if character == "<" {
+        depth += 1
+      } else if character == ">" && depth > 0 {
+        depth -= 1
+      } else if depth == 0 {
+        short.append(character)
+      }
+    }
+    return short.isEmpty ? function : short
+  }
 }
 
 /// Turns code addresses into functions, files and lines, with the toolchain's `Runtime` module
@@ -50,6 +84,12 @@ enum CodeSymbols {
     /// The frames at each address, innermost first: the function inlined there (if any) before
     /// the function that holds the code. `nil` when symbolication failed.
     static func frames(at addresses: [UInt], as kind: AddressKind) -> [[CodeFrame]]? {
+      guard !addresses.isEmpty else { return [] }
+      return SymbolicationThread.shared.run { framesHere(at: addresses, as: kind) }
+    }
+
+    /// ``frames(at:as:)``, on the calling thread.
+    private static func framesHere(at addresses: [UInt], as kind: AddressKind) -> [[CodeFrame]]? {
       guard let first = addresses.first else { return [] }
       let images = imageMap(covering: first)
       let captured = addresses.map { address in

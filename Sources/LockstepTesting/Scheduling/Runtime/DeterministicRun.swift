@@ -178,7 +178,9 @@ final class DeterministicRun: @unchecked Sendable {
     var steps = 0
     var jobsSinceCheck = 0
     /// A main-actor job chosen to run next, held until the drain holds the main actor.
-    var mainActorJob: (job: ScheduledJob, needsName: Bool, now: Int64)?
+    var mainActorJob: (job: ScheduledJob, needsName: Bool, isKept: Bool, now: Int64)?
+    /// Where the last job left its task, for the trace: recorded with the next step.
+    var suspendedAt = SuspensionSite.none
     /// Whether the drain, stuck, let the main queue run since it last ran a job.
     var gaveMainActorBack = false
   }
@@ -253,13 +255,14 @@ final class DeterministicRun: @unchecked Sendable {
 
   /// Runs the chosen job on this thread; returns why draining stops after it, if it does.
   private func run(
-    _ job: ScheduledJob, needsName: Bool, now: Int64, budget: ContinuousClock.Instant?
+    _ job: ScheduledJob, needsName: Bool, isKept: Bool, now: Int64, budget: ContinuousClock.Instant?
   ) -> Stop? {
     runningTaskID = job.taskID
     runningNameChecked = !needsName
     jobStart = ContinuousClock.now
     runJob(job, now: now)
     runningTaskID = nil
+    if isKept { progress.suspendedAt = SuspendedTaskStacks.site(of: job.job) }
     progress.gaveMainActorBack = false
     progress.steps += 1
     if progress.steps >= stepLimit { return .tooManySteps }
@@ -280,21 +283,27 @@ final class DeterministicRun: @unchecked Sendable {
       if let held = progress.mainActorJob {
         guard holdingMainActor else { return .paused(.needsMainActor) }
         progress.mainActorJob = nil
-        if let stop = run(held.job, needsName: held.needsName, now: held.now, budget: budget) {
-          return stop
-        }
+        let stop = run(
+          held.job, needsName: held.needsName, isKept: held.isKept, now: held.now, budget: budget)
+        if let stop { return recordingSuspension(stop) }
         continue
       }
-      let (step, needsName, now) = state.withLock {
-        ($0.next(), $0.runningTaskNeedsName, $0.nowNanoseconds)
+      let site = progress.suspendedAt
+      progress.suspendedAt = .none
+      let (step, needsName, isKept, now) = state.withLock {
+        (
+          $0.next(previousStepSuspendedAt: site), $0.runningTaskNeedsName, $0.runningTaskIsKept,
+          $0.nowNanoseconds
+        )
       }
       switch step {
       case .run(let job):
         if job.isMainActor && !holdingMainActor {
-          progress.mainActorJob = (job, needsName, now)
+          progress.mainActorJob = (job, needsName, isKept, now)
           return .paused(.needsMainActor)
         }
-        if let stop = run(job, needsName: needsName, now: now, budget: budget) { return stop }
+        let stop = run(job, needsName: needsName, isKept: isKept, now: now, budget: budget)
+        if let stop { return recordingSuspension(stop) }
       case .fire(let action):
         action()
       case .finished:
@@ -327,6 +336,14 @@ final class DeterministicRun: @unchecked Sendable {
         return .quarantined
       }
     }
+  }
+
+  /// `stop`, once the trace has where the last job left its task.
+  private func recordingSuspension(_ stop: Stop) -> Stop {
+    let site = progress.suspendedAt
+    progress.suspendedAt = .none
+    if !site.isNone { state.withLock { $0.recordSuspension(site) } }
+    return stop
   }
 
   /// Ends a run that cannot finish: its tasks stay suspended for good, and jobs of theirs that

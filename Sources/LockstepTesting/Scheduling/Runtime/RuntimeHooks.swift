@@ -45,6 +45,15 @@ struct ScheduledJob: SchedulableJob, @unchecked Sendable {
   let taskID: UInt64?
 
   func retainTask() -> UInt? { taskID == nil ? nil : SuspendedTaskStacks.retain(job) }
+
+  var kindOfJob: KindOfJob {
+    guard taskID == nil else { return .task }
+    switch Int(lockstep_job_kind(unsafeBitCast(job, to: UnsafeRawPointer.self))) {
+    case Int(lockstep_job_actor): return .actor
+    case Int(lockstep_job_yield): return .yield
+    default: return .other
+    }
+  }
 }
 
 enum RuntimeHooks {

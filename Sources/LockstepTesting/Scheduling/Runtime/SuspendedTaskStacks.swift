@@ -56,6 +56,35 @@ enum SuspendedTaskStacks {
     return lines
   }
 
+  /// Where the task of `job` is suspended, read right after the job ran; ``SuspensionSite/none``
+  /// when it finished or is not suspended. Only for a task the run keeps alive (``retain(_:)``).
+  static func site(of job: UnownedJob) -> SuspensionSite {
+    let task = unsafeBitCast(job, to: UnsafeRawPointer.self)
+    var raw = SuspensionSite.none.addresses
+    let count = withUnsafeMutableBytes(of: &raw) { bytes in
+      lockstep_suspension_site(
+        task, bytes.baseAddress?.assumingMemoryBound(to: UInt.self), Int32(SuspensionSite.capacity))
+    }
+    return count > 0 ? SuspensionSite(addresses: raw) : .none
+  }
+
+  /// What each site of `sites` says in a timeline, symbolicated in one call:
+  /// `load() at Cache.swift:31`, the innermost frame of the code under test (not Lockstep's, not
+  /// the standard library's). A site with no such frame, or any site where stacks cannot be read
+  /// here (``unavailability``), has no text.
+  static func texts(for sites: Set<SuspensionSite>) -> [SuspensionSite: String] {
+    let sites = sites.filter { !$0.isNone }
+    guard !sites.isEmpty, unavailability == nil else { return [:] }
+    let known = frames(at: Array(Set(sites.flatMap(\.resumeFunctions))))
+    var texts: [SuspensionSite: String] = [:]
+    for site in sites {
+      let frame = site.resumeFunctions.lazy.flatMap { known[$0] ?? [] }
+        .first { !$0.rawName.hasPrefix(lockstepPrefix) }
+      if let frame { texts[site] = frame.shortText }
+    }
+    return texts
+  }
+
   /// The frames of the `await` a suspended task waits at and of its async callers, innermost
   /// first.
   static func waitingFrames(of address: UInt) -> [CodeFrame] {

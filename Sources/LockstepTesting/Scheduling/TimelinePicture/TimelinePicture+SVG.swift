@@ -58,12 +58,25 @@ extension TimelinePicture {
       out.raw(
         "<rect x=\"\(lane.x)\" y=\"\(laneTop)\" width=\"\(Self.laneWidth)\" "
           + "height=\"\(Self.laneHeaderHeight - 4)\" rx=\"4\" fill=\"\(Colour.laneHeader)\"/>\n")
-      out.raw(
-        "<text x=\"\(lane.x + Self.laneWidth / 2)\" y=\"\(laneTop + 17)\" text-anchor=\"middle\" "
-          + "font-family=\"sans-serif\" font-size=\"13\" font-weight=\"bold\" fill=\"\(Colour.text)\" "
-          + "xml:space=\"preserve\">")
-      out.characters(Self.truncated(lane.name, to: columns))
-      out.raw("</text>\n</g>\n")
+      // The name, on at most two lines; in full, with where the task was created, as a tooltip.
+      out.raw("<title>")
+      out.characters(lane.fullName)
+      out.raw("</title>\n")
+      var lines = Self.wrapped(lane.name, to: columns)
+      if lines.count > Self.maxLaneHeaderLines {
+        lines = Array(lines.prefix(Self.maxLaneHeaderLines))
+        lines[lines.count - 1] = Self.truncated(lines[lines.count - 1] + " …", to: columns)
+      }
+      for (index, line) in lines.enumerated() {
+        let y = laneTop + 17 + index * Self.lineHeight + (lines.count == 1 ? 7 : 0)
+        out.raw(
+          "<text x=\"\(lane.x + Self.laneWidth / 2)\" y=\"\(y)\" text-anchor=\"middle\" "
+            + "font-family=\"sans-serif\" font-size=\"13\" font-weight=\"bold\" fill=\"\(Colour.text)\" "
+            + "xml:space=\"preserve\">")
+        out.characters(line)
+        out.raw("</text>\n")
+      }
+      out.raw("</g>\n")
     }
 
     // The virtual time, in the left margin, where it moves.

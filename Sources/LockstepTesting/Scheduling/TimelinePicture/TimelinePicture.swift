@@ -9,7 +9,10 @@ struct TimelinePicture: Equatable {
   /// A task's column.
   struct Lane: Equatable {
     let task: Int
+    /// The task's name as the text timeline's lines give it; its header wraps it.
     let name: String
+    /// The name with where the task was created in full (the header's tooltip).
+    let fullName: String
     let x: Int
   }
 
@@ -68,7 +71,7 @@ struct TimelinePicture: Equatable {
   static let timeColumn = 84
   static let laneWidth = 264
   static let laneGap = 16
-  static let laneHeaderHeight = 28
+  static let laneHeaderHeight = 42
   static let lineHeight = 15
   static let boxPadding = 6
   static let rowGap = 12
@@ -78,6 +81,10 @@ struct TimelinePicture: Equatable {
   static let boxColumns = Int(Double(laneWidth - 2 * boxPadding - 24) / characterWidth)
   /// The most lines of actions a box shows; the rest is in its tooltip.
   static let maxBoxLines = 6
+  /// The most lines of one failure in the header.
+  static let maxFailureLines = 4
+  /// The most lines of a lane's header.
+  static let maxLaneHeaderLines = 2
   /// Beyond this many stretches, the middle ones are left out: the first `keptAtStart` and the
   /// last `keptAtEnd` are drawn.
   static let maxStretches = 300
@@ -86,15 +93,16 @@ struct TimelinePicture: Equatable {
 
   /// Lays out `timeline`, under `title`, the `replay` line and what failed.
   init(timeline: Timeline, title: String, replay: String?, failures: [String]) {
-    let stretches = timeline.stretches
+    // Steps of no task's job have no lane: the text timeline tells them.
+    let stretches = timeline.stretches.filter { $0.entry.task != 0 }
     // Lanes, in the order the tasks first ran.
     var laneOfTask: [Int: Int] = [:]
     var lanes: [Lane] = []
-    for entry in timeline.entries where laneOfTask[entry.task] == nil {
+    for entry in timeline.entries where entry.task != 0 && laneOfTask[entry.task] == nil {
       laneOfTask[entry.task] = lanes.count
       lanes.append(
         Lane(
-          task: entry.task, name: entry.taskName,
+          task: entry.task, name: entry.shortName, fullName: entry.taskName,
           x: Self.margin + Self.timeColumn + lanes.count * (Self.laneWidth + Self.laneGap)))
     }
     let contentWidth = lanes.count * (Self.laneWidth + Self.laneGap) - Self.laneGap
@@ -104,14 +112,20 @@ struct TimelinePicture: Equatable {
     // The header: the title, the replay line, the first line of each failure.
     var header = [title]
     if let replay { header.append(replay) }
+    header = header.map { Self.truncated($0, to: headerColumns) }
     if !failures.isEmpty {
       header.append("What failed:")
-      header += failures.prefix(5).map { failure in
-        Self.truncated("- " + Self.firstLine(of: failure), to: headerColumns)
+      // Each failure's first line, wrapped rather than cut: its end often says what went wrong.
+      for failure in failures.prefix(5) {
+        var lines = Self.wrapped(Self.firstLine(of: failure), to: headerColumns - 2)
+        if lines.count > Self.maxFailureLines {
+          lines = Array(lines.prefix(Self.maxFailureLines))
+          lines[lines.count - 1] = Self.truncated(lines[lines.count - 1] + " …", to: headerColumns - 2)
+        }
+        header += lines.enumerated().map { ($0.offset == 0 ? "- " : "  ") + $0.element }
       }
       if failures.count > 5 { header.append("  … and \(failures.count - 5) more") }
     }
-    header = header.map { Self.truncated($0, to: headerColumns) }
     let headerHeight = Self.margin + header.count * Self.headerLineHeight + 8
 
     // Which stretches are drawn.
@@ -140,7 +154,7 @@ struct TimelinePicture: Equatable {
       let lane = laneOfTask[entry.task] ?? 0
       let time = Timeline.format(entry.time)
       let label = showsTime ? "\(stretch.steps) [\(time)]" : stretch.steps
-      let text = entry.actions.joined(separator: ", ").replacingNewlines(with: " ")
+      let text = entry.what.replacingNewlines(with: " ")
       var lines = Self.wrapped(text, to: Self.boxColumns)
       if lines.count > Self.maxBoxLines {
         lines = Array(lines.prefix(Self.maxBoxLines))

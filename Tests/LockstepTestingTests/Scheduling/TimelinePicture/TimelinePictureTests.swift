@@ -124,10 +124,10 @@ private func fixedTrace() -> SchedulerTrace {
 /// The picture of `fixedTrace()`, as it must stay.
 private let fixedPicture = #"""
   <?xml version="1.0" encoding="UTF-8"?>
-  <svg xmlns="http://www.w3.org/2000/svg" width="660" height="482" viewBox="0 0 660 482" font-family="monospace" font-size="12">
+  <svg xmlns="http://www.w3.org/2000/svg" width="660" height="496" viewBox="0 0 660 496" font-family="monospace" font-size="12">
   <title>A fixed run</title>
   <defs><marker id="arrowhead" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="8" markerHeight="8" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#2f6fd6"/></marker></defs>
-  <rect width="660" height="482" fill="#ffffff"/>
+  <rect width="660" height="496" fill="#ffffff"/>
   <g class="header">
   <text x="16" y="28" fill="#1f2328" font-weight="bold" font-size="14" xml:space="preserve">A fixed run</text>
   <text x="16" y="46" fill="#1f2328" xml:space="preserve">Replay it with: seed 3</text>
@@ -135,58 +135,60 @@ private let fixedPicture = #"""
   <text x="16" y="82" fill="#cf222e" xml:space="preserve">- Expectation failed: 1 &lt; 0 &amp; so on</text>
   </g>
   <g class="lane" data-task="1">
-  <rect x="100" y="96" width="264" height="370" fill="#f6f8fa"/>
-  <line x1="232" y1="124" x2="232" y2="466" stroke="#b6c0cc" stroke-dasharray="4 4"/>
-  <rect x="100" y="96" width="264" height="24" rx="4" fill="#dde4ee"/>
-  <text x="232" y="113" text-anchor="middle" font-family="sans-serif" font-size="13" font-weight="bold" fill="#1f2328" xml:space="preserve">test body</text>
+  <rect x="100" y="96" width="264" height="384" fill="#f6f8fa"/>
+  <line x1="232" y1="138" x2="232" y2="480" stroke="#b6c0cc" stroke-dasharray="4 4"/>
+  <rect x="100" y="96" width="264" height="38" rx="4" fill="#dde4ee"/>
+  <title>test body</title>
+  <text x="232" y="120" text-anchor="middle" font-family="sans-serif" font-size="13" font-weight="bold" fill="#1f2328" xml:space="preserve">test body</text>
   </g>
   <g class="lane" data-task="2">
-  <rect x="380" y="96" width="264" height="370" fill="#f6f8fa"/>
-  <line x1="512" y1="124" x2="512" y2="466" stroke="#b6c0cc" stroke-dasharray="4 4"/>
-  <rect x="380" y="96" width="264" height="24" rx="4" fill="#dde4ee"/>
-  <text x="512" y="113" text-anchor="middle" font-family="sans-serif" font-size="13" font-weight="bold" fill="#1f2328" xml:space="preserve">&quot;worker &lt;&quot;1&quot;&gt;&quot;</text>
+  <rect x="380" y="96" width="264" height="384" fill="#f6f8fa"/>
+  <line x1="512" y1="138" x2="512" y2="480" stroke="#b6c0cc" stroke-dasharray="4 4"/>
+  <rect x="380" y="96" width="264" height="38" rx="4" fill="#dde4ee"/>
+  <title>&quot;worker &lt;&quot;1&quot;&gt;&quot;</title>
+  <text x="512" y="120" text-anchor="middle" font-family="sans-serif" font-size="13" font-weight="bold" fill="#1f2328" xml:space="preserve">&quot;worker &lt;&quot;1&quot;&gt;&quot;</text>
   </g>
   <g class="times" fill="#59636e">
-  <text x="16" y="154" xml:space="preserve">0 s</text>
-  <text x="16" y="346" xml:space="preserve">80 ms</text>
+  <text x="16" y="168" xml:space="preserve">0 s</text>
+  <text x="16" y="360" xml:space="preserve">80 ms</text>
   </g>
   <g class="step" data-steps="1-1">
   <title>1. test body at 0 s: started, starts &lt;worker&gt; &amp; waits</title>
-  <rect x="104" y="136" width="256" height="57" rx="5" fill="#ffffff" stroke="#8c959f" stroke-width="1"/>
-  <text x="110" y="154" fill="#59636e" font-size="11" xml:space="preserve">1. [0 s]</text>
-  <text x="110" y="169" fill="#1f2328" xml:space="preserve">started, starts &lt;worker&gt; &amp;</text>
-  <text x="110" y="184" fill="#1f2328" xml:space="preserve">waits</text>
+  <rect x="104" y="150" width="256" height="57" rx="5" fill="#ffffff" stroke="#8c959f" stroke-width="1"/>
+  <text x="110" y="168" fill="#59636e" font-size="11" xml:space="preserve">1. [0 s]</text>
+  <text x="110" y="183" fill="#1f2328" xml:space="preserve">started, starts &lt;worker&gt; &amp;</text>
+  <text x="110" y="198" fill="#1f2328" xml:space="preserve">waits</text>
   </g>
   <g class="step" data-steps="2-2">
   <title>2. &quot;worker &lt;&quot;1&quot;&gt;&quot; at 0 s: started, sleeps until 80 ms</title>
-  <rect x="384" y="205" width="256" height="42" rx="5" fill="#ffffff" stroke="#8c959f" stroke-width="1"/>
-  <text x="390" y="223" fill="#59636e" font-size="11" xml:space="preserve">2. [0 s]</text>
-  <text x="390" y="238" fill="#1f2328" xml:space="preserve">started, sleeps until 80 ms</text>
+  <rect x="384" y="219" width="256" height="42" rx="5" fill="#ffffff" stroke="#8c959f" stroke-width="1"/>
+  <text x="390" y="237" fill="#59636e" font-size="11" xml:space="preserve">2. [0 s]</text>
+  <text x="390" y="252" fill="#1f2328" xml:space="preserve">started, sleeps until 80 ms</text>
   </g>
   <g class="step" data-steps="3-3">
   <title>3. test body at 0 s: resumed, waits for Gate(&quot;done&quot;) to open</title>
-  <rect x="104" y="259" width="256" height="57" rx="5" fill="#ffffff" stroke="#8c959f" stroke-width="1"/>
-  <text x="110" y="277" fill="#59636e" font-size="11" xml:space="preserve">3. [0 s]</text>
-  <text x="110" y="292" fill="#1f2328" xml:space="preserve">resumed, waits for Gate(&quot;done&quot;)</text>
-  <text x="110" y="307" fill="#1f2328" xml:space="preserve">to open</text>
+  <rect x="104" y="273" width="256" height="57" rx="5" fill="#ffffff" stroke="#8c959f" stroke-width="1"/>
+  <text x="110" y="291" fill="#59636e" font-size="11" xml:space="preserve">3. [0 s]</text>
+  <text x="110" y="306" fill="#1f2328" xml:space="preserve">resumed, waits for Gate(&quot;done&quot;)</text>
+  <text x="110" y="321" fill="#1f2328" xml:space="preserve">to open</text>
   </g>
   <g class="step" data-steps="4-4">
   <title>4. &quot;worker &lt;&quot;1&quot;&gt;&quot; at 80 ms: woke from its sleep, writes &apos;result&apos; ?, finished</title>
-  <rect x="384" y="328" width="256" height="57" rx="5" fill="#ffffff" stroke="#8c959f" stroke-width="1"/>
-  <text x="390" y="346" fill="#59636e" font-size="11" xml:space="preserve">4. [80 ms]</text>
-  <text x="390" y="361" fill="#1f2328" xml:space="preserve">woke from its sleep, writes</text>
-  <text x="390" y="376" fill="#1f2328" xml:space="preserve">&apos;result&apos; ?, finished</text>
+  <rect x="384" y="342" width="256" height="57" rx="5" fill="#ffffff" stroke="#8c959f" stroke-width="1"/>
+  <text x="390" y="360" fill="#59636e" font-size="11" xml:space="preserve">4. [80 ms]</text>
+  <text x="390" y="375" fill="#1f2328" xml:space="preserve">woke from its sleep, writes</text>
+  <text x="390" y="390" fill="#1f2328" xml:space="preserve">&apos;result&apos; ?, finished</text>
   </g>
   <g class="step" data-steps="5-5" data-failed="true">
   <title>5. test body at 80 ms: resumed, finished — a check failed here</title>
-  <rect x="104" y="397" width="256" height="57" rx="5" fill="#ffebe9" stroke="#cf222e" stroke-width="2.5"/>
-  <text x="110" y="415" fill="#59636e" font-size="11" xml:space="preserve">5. [80 ms]</text>
-  <text x="110" y="430" fill="#1f2328" xml:space="preserve">resumed, finished</text>
-  <text x="110" y="445" fill="#cf222e" font-weight="bold" xml:space="preserve">✗ a check failed here</text>
+  <rect x="104" y="411" width="256" height="57" rx="5" fill="#ffebe9" stroke="#cf222e" stroke-width="2.5"/>
+  <text x="110" y="429" fill="#59636e" font-size="11" xml:space="preserve">5. [80 ms]</text>
+  <text x="110" y="444" fill="#1f2328" xml:space="preserve">resumed, finished</text>
+  <text x="110" y="459" fill="#cf222e" font-weight="bold" xml:space="preserve">✗ a check failed here</text>
   </g>
-  <path class="arrow" d="M360,185 C368,185 376,215 384,215" fill="none" stroke="#2f6fd6" stroke-width="1.5" stroke-opacity="0.85" marker-end="url(#arrowhead)"/>
-  <path class="arrow" d="M384,239 C376,239 368,269 360,269" fill="none" stroke="#2f6fd6" stroke-width="1.5" stroke-opacity="0.85" marker-end="url(#arrowhead)"/>
-  <path class="arrow" d="M384,377 C376,377 368,407 360,407" fill="none" stroke="#2f6fd6" stroke-width="1.5" stroke-opacity="0.85" marker-end="url(#arrowhead)"/>
+  <path class="arrow" d="M360,199 C368,199 376,229 384,229" fill="none" stroke="#2f6fd6" stroke-width="1.5" stroke-opacity="0.85" marker-end="url(#arrowhead)"/>
+  <path class="arrow" d="M384,253 C376,253 368,283 360,283" fill="none" stroke="#2f6fd6" stroke-width="1.5" stroke-opacity="0.85" marker-end="url(#arrowhead)"/>
+  <path class="arrow" d="M384,391 C376,391 368,421 360,421" fill="none" stroke="#2f6fd6" stroke-width="1.5" stroke-opacity="0.85" marker-end="url(#arrowhead)"/>
   </svg>
 
   """#
