@@ -16,6 +16,24 @@ import Testing
   }
 }
 
+/// Starts a task that waits for a continuation nobody resumes, then spins until cancelled.
+@Sendable private func spinBesideAParkedTask() async {
+  let parked = Task { await parkUntilCancelled() }
+  while !Task.isCancelled { await Task.yield() }  // allowed: job after job, forever
+  parked.cancel()
+}
+
+/// Waits, in a function a report can name, until its task is cancelled.
+@inline(never)
+private func parkUntilCancelled() async {
+  let waiter = EventRecorder<CheckedContinuation<Void, Never>>("parked")
+  await withTaskCancellationHandler {
+    await withCheckedContinuation { continuation in waiter.record(continuation) }
+  } onCancel: {
+    waiter.values.first?.resume()
+  }
+}
+
 /// The real-time bounds of a deterministic run: `timeout`, and the `gracePeriod` it waits for jobs
 /// from other threads. Each test uses a small bound, because the bound is what it tests.
 @Suite(.timeLimit(.minutes(1)))
@@ -28,6 +46,17 @@ struct RunTimeoutTests {
     #expect(error?.awaited.contains("body to finish") == true)
     #expect(error?.site.fileID.description == "LockstepTestingTests/RunTimeoutTests.swift")
     #expect(error?.pending.first?.contains("quarantined") == true)
+  }
+
+  @Test func aTimeoutSaysWhereEachTaskWaits() async {
+    let error = await #expect(throws: WaitTimeoutError.self) {
+      try await withDeterministicScheduling(timeout: .milliseconds(50), spinBesideAParkedTask)
+    }
+    let pending = error?.pending.joined(separator: "\n") ?? ""
+    #expect(pending.contains("task 2"), "\(pending)")
+    #expect(
+      pending.contains("parkUntilCancelled() at RunTimeoutTests.swift:")
+        || pending.contains("Where each task waits is not shown"), "\(pending)")
   }
 
   @Test func runDeterministicallyHasTheSameTimeout() async {

@@ -2,10 +2,11 @@
 enum DrainOutcome {
   case finished(SchedulerTrace)
   case deadlock(DeterministicDeadlock)
-  /// The run's real-time bound elapsed with the body still running.
-  case timedOut(SchedulerTrace)
+  /// The run's real-time bound elapsed with the body still running; `tasks` are the run's tasks
+  /// as a report lists them, with where each waits.
+  case timedOut(SchedulerTrace, tasks: [String])
   /// The run executed its step limit without the body finishing (exploration's `maxSteps`).
-  case tooManySteps(SchedulerTrace)
+  case tooManySteps(SchedulerTrace, tasks: [String])
   /// A task slept until deadlines computed from the real clock: the run stopped.
   case realClockSleep(RealClockSleep)
   /// A main-actor job of the run waited for the main actor until the run's bound and never got it.
@@ -22,7 +23,7 @@ enum DrainOutcome {
 
   var trace: SchedulerTrace {
     switch self {
-    case .finished(let trace), .timedOut(let trace), .tooManySteps(let trace),
+    case .finished(let trace), .timedOut(let trace, _), .tooManySteps(let trace, _),
       .mainActorUnavailable(let trace):
       trace
     case .deadlock(let report): report.trace
@@ -36,16 +37,17 @@ enum DrainOutcome {
     switch self {
     case .finished: nil
     case .deadlock(let report): report
-    case .timedOut(let trace):
+    case .timedOut(let trace, let tasks):
       WaitTimeoutError(
         awaited: "the deterministic run's body to finish", timeout: timeout, site: site,
         pending: [
           "\(trace.steps.count) jobs ran; the body was still running (a loop that never "
             + "stops, or waits for outside jobs that never came); its jobs are quarantined"
             + Self.actorsLeftBusy(trace)
-        ], isVirtualTime: false, scale: FailureBoundScale.current)
-    case .tooManySteps(let trace):
-      StepLimitReached(steps: trace.steps.count, actorsLeftBusy: Self.actorsLeftBusy(trace))
+        ] + tasks, isVirtualTime: false, scale: FailureBoundScale.current)
+    case .tooManySteps(let trace, let tasks):
+      StepLimitReached(
+        steps: trace.steps.count, actorsLeftBusy: Self.actorsLeftBusy(trace), tasks: tasks)
     case .mainActorUnavailable:
       WaitTimeoutError(
         awaited: "the main actor, for a main-actor job of the deterministic run", timeout: timeout,
@@ -64,10 +66,13 @@ enum DrainOutcome {
 struct StepLimitReached: Error, CustomStringConvertible {
   let steps: Int
   var actorsLeftBusy = ""
+  /// The run's tasks as a report lists them, with where each waits.
+  var tasks: [String] = []
 
   var description: String {
     "The schedule ran \(steps) jobs without finishing (maxSteps): tasks keep each other busy "
       + "forever in this order (a livelock); they are quarantined\(actorsLeftBusy)."
+      + (tasks.isEmpty ? "" : "\nTasks:" + tasks.map { "\n  - " + $0 }.joined())
   }
 }
 

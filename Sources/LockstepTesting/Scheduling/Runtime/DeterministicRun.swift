@@ -207,8 +207,12 @@ final class DeterministicRun: @unchecked Sendable {
     switch stop {
     case .paused(let pause): return .paused(pause)
     case .finished: return .ended(finish())
-    case .timedOut: return .ended(quarantine { .timedOut($0) })
-    case .tooManySteps: return .ended(quarantine { .tooManySteps($0) })
+    case .timedOut:
+      let tasks = unfinishedTasks()
+      return .ended(quarantine { .timedOut($0, tasks: tasks) })
+    case .tooManySteps:
+      let tasks = unfinishedTasks()
+      return .ended(quarantine { .tooManySteps($0, tasks: tasks) })
     case .stopped: return .ended(quarantine { _ in .realClockSleep(makeRealClockSleep()) })
     case .quarantined: return .ended(quarantine { _ in .deadlock(progress.report!) })
     }
@@ -429,6 +433,17 @@ final class DeterministicRun: @unchecked Sendable {
 
   /// Reads where each suspended task waits outside the lock: the run's tasks run on this thread
   /// only, and it is between two jobs.
+  /// The run's tasks as a report lists them, with where each waits, and a last line saying why
+  /// it does not when where they wait cannot be read here: for runs that time out or reach their
+  /// step limit.
+  private func unfinishedTasks() -> [String] {
+    let suspended = state.withLock { $0.suspendedTaskObjects }
+    let unavailability = suspended.isEmpty ? nil : SuspendedTaskStacks.unavailability
+    let waits = SuspendedTaskStacks.lines(for: suspended)
+    let tasks = state.withLock { $0.taskDescriptions(waits: waits) }
+    return tasks + (unavailability.map { ["(Where each task waits is not shown: \($0).)"] } ?? [])
+  }
+
   private func makeReport(quarantined: Bool) -> DeterministicDeadlock {
     let suspended = state.withLock { $0.suspendedTaskObjects }
     let unavailability = suspended.isEmpty ? nil : SuspendedTaskStacks.unavailability

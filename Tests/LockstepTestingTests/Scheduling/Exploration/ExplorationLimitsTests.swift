@@ -33,6 +33,9 @@ struct ExplorationLimitsTests {
     let message = failure.failures.first ?? ""
     #expect(message.contains("ran 500 jobs without finishing (maxSteps)"), "\(message)")
     #expect(message.contains("livelock"))
+    // The report lists the tasks, and where each waits.
+    #expect(message.contains("Tasks:\n  - task 1 (the body)"), "\(message)")
+    #expect(message.contains("waits at") || message.contains("not shown"), "\(message)")
     #expect(failure.timeline.entries.last?.step == 500)
   }
 
