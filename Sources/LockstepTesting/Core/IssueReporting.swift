@@ -17,8 +17,8 @@ public struct ReportedIssue: Sendable, CustomStringConvertible {
   /// Where the call that caused it was made.
   public let site: CallSite
   /// Whether it is a warning, which does not fail the test: something the test should know, such
-  /// as an exploration that had nothing to explore. Swift Testing records it as a warning; under
-  /// XCTest, which has none, it is printed.
+  /// as an exploration that had nothing to explore. Swift Testing records it as a warning (Swift
+  /// 6.3 and later); under XCTest, which has none, and older Swift Testing, it is printed.
   public let isWarning: Bool
 
   init(message: String, site: CallSite, isWarning: Bool = false) {
@@ -111,8 +111,8 @@ func reportIssue(_ message: String, at site: CallSite, context: IssueContext? = 
   }
 }
 
-/// Reports a warning, which does not fail the test: a Swift Testing warning, a line on standard
-/// output under XCTest (which has no warnings), an issue of the active collector marked
+/// Reports a warning, which does not fail the test: a Swift Testing warning (Swift 6.3 and later),
+/// a line on standard output under XCTest and older Swift Testing (which have no warnings), an issue of the active collector marked
 /// ``ReportedIssue/isWarning``, or with no test framework running, a line on standard error.
 /// `aboutTheProcess` warnings (how the test process ran the test, not what its code did) skip the
 /// collector and go to the test framework.
@@ -124,12 +124,16 @@ func reportWarning(_ message: String, at site: CallSite, aboutTheProcess: Bool =
       $0.append(ReportedIssue(message: message, site: site, isWarning: true))
     }
   case .swiftTesting:
-    #if canImport(Testing)
+    #if canImport(Testing) && compiler(>=6.3)
       Issue.record(
         Comment(rawValue: message), severity: .warning,
         sourceLocation: SourceLocation(
           fileID: "\(site.fileID)", filePath: "\(site.filePath)",
           line: Int(site.line), column: Int(site.column)))
+    #else
+      // Swift Testing records warnings from Swift 6.3 on: before, printed as under XCTest, since
+      // recording it as an issue would fail a test that did nothing wrong.
+      fallthrough
     #endif
   case .xcTest:
     print("\(site.filePath):\(site.line):\(site.column): warning: \(message)")
