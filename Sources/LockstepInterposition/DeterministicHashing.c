@@ -1,6 +1,9 @@
-// Deterministic hashing for every Linux test executable that links LockstepTesting, as if the
+// Deterministic hashing for every Linux test process that links LockstepTesting, as if the
 // process had started with SWIFT_DETERMINISTIC_HASHING=1, so that code iterating a Set or a
-// Dictionary does so in the same order in every process and one seed gives one schedule.
+// Dictionary does so in the same order in every process and one seed gives one schedule. Only in a
+// test process (`lockstep_in_test_process`, `TestProcess.c`): any other program that links
+// LockstepTesting, by mistake or as a tool, keeps Swift's per-process seeds, which protect hash
+// tables built from untrusted input against hash flooding.
 //
 // The Swift runtime keeps its hashing parameters in an exported global that its own static
 // initializer fills and that every hash reads. Changing them is safe only while no hash table
@@ -65,6 +68,10 @@ __attribute__((constructor(101))) static void lockstep_make_hashing_deterministi
   }
   if (_swift_stdlib_Hashing_parameters.deterministic) {
     hashing_setup = lockstep_hashing_already;
+    return;
+  }
+  if (!lockstep_in_test_process()) {
+    hashing_setup = lockstep_hashing_not_a_test_process;
     return;
   }
   const char *random = getenv("LOCKSTEP_RANDOM_HASHING");

@@ -4,17 +4,10 @@
 // written. Before `main` of the test executable no Swift code has run and no other thread
 // exists, so a constructor of the executable installs them then. The constructor calls into
 // LockstepTesting (`lockstep_install_executors_before_main`, weak: present only where that module
-// is linked) and only in a process whose executable is a test bundle (`*.xctest`, which `swift
-// build` makes on Linux), so no other program that links LockstepTesting has its executors
-// replaced before it asks for a run. Elsewhere — Apple platforms, where XCTest loads a test
-// bundle after the process started, other executables, a runtime linked statically — the first
-// run installs them, as before.
-#if defined(__linux__)
-  #define _GNU_SOURCE
-  #include <errno.h>
-  #include <string.h>
-#endif
-
+// is linked) and only in a test process (`lockstep_in_test_process`), so no other program that
+// links LockstepTesting has its executors replaced before it asks for a run. Elsewhere — Apple
+// platforms, where XCTest loads a test bundle after the process started, other executables, a
+// runtime linked statically — the first run installs them, as before.
 #include "LockstepInterposition.h"
 
 static bool installed_before_main = false;
@@ -26,17 +19,10 @@ bool lockstep_executors_installed_before_main(void) { return installed_before_ma
 extern void lockstep_install_executors_before_main(void) __attribute__((weak));
 extern char _swift_stdlib_Hashing_parameters __attribute__((weak));
 
-/// Whether `name` ends with `suffix`.
-static bool ends_with(const char *name, const char *suffix) {
-  size_t length = strlen(name);
-  size_t suffix_length = strlen(suffix);
-  return length >= suffix_length && strcmp(name + length - suffix_length, suffix) == 0;
-}
-
 // After the hashing constructor (101): the Swift code it calls must not hash before the seeds are set.
 __attribute__((constructor(102))) static void lockstep_install_executors_early(void) {
   if (lockstep_install_executors_before_main == NULL) return;
-  if (program_invocation_name == NULL || !ends_with(program_invocation_name, ".xctest")) return;
+  if (!lockstep_in_test_process()) return;
   // A runtime linked into the executable may not be initialized yet.
   if (&_swift_stdlib_Hashing_parameters == NULL
       || lockstep_lies_in_main_executable((uintptr_t)&_swift_stdlib_Hashing_parameters))

@@ -16,9 +16,10 @@ private let staleResult = "stale result: both reloads finished and the screen sh
 /// leaves out the runs spent shrinking. Any other failure (a deadlock, a misuse report, another
 /// message) is not the bug being looked for: it fails the case.
 private func schedulesToFind(_ strategy: ExplorationStrategy) async throws -> Int? {
-  let (result, issues) = await collectingIssues {
+  let (result, collected) = await collectingIssues {
     await explore(strategy, twoReloads(.withoutGenerationCheck))
   }
+  let issues = failures(collected)
   guard let failure = result.failure else {
     try require(issues.isEmpty, "explore(.\(strategy)) reported \(issues.map(\.message))")
     return nil
@@ -74,7 +75,7 @@ func explorationCase(quick: Bool) -> BenchmarkCase {
       let (result, issues) = await collectingIssues {
         await explore(.random(schedules: schedules, seed: 42), twoReloads(.correct))
       }
-      if result.schedulesRun != schedules || result.failure != nil || !issues.isEmpty {
+      if result.schedulesRun != schedules || result.failure != nil || !failures(issues).isEmpty {
         wrongExplorations.append("\(result)\n" + issues.map(\.message).joined(separator: "\n"))
       }
     }

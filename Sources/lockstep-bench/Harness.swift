@@ -1,4 +1,5 @@
 import Foundation
+import LockstepTesting
 
 /// One measured figure. A figure compared with something is compared with a baseline measured in
 /// the same run (`against` says what it is): only such a comparison has a goal and a `met`. A
@@ -83,6 +84,10 @@ struct BenchmarkCase {
 struct BenchmarkFailure: Error, CustomStringConvertible {
   let description: String
 }
+
+/// The issues that are not warnings: a warning speaks of the process, such as the first seeded run
+/// saying that hashing keeps per-process seeds outside a test process, not of the workload.
+func failures(_ issues: [ReportedIssue]) -> [ReportedIssue] { issues.filter { !$0.isWarning } }
 
 /// Throws a ``BenchmarkFailure`` with `message` unless `condition` holds.
 func require(_ condition: Bool, _ message: @autoclosure () -> String) throws {

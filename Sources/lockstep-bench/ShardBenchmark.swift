@@ -48,7 +48,7 @@ private func runChild(schedules: Int) async -> Never {
       }
     }
   }
-  let passed = result?.failure == nil && issues.isEmpty && result?.isComplete == true
+  let passed = result?.failure == nil && failures(issues).isEmpty && result?.isComplete == true
   print(
     "shard-child shard=\(result?.shard?.description ?? "none") schedules=\(result?.schedulesRun ?? 0) "
       + "passed=\(passed) seconds=\(elapsed)")

@@ -98,9 +98,11 @@ private func showFailure(
     outcome.healthy = false
     print("     ✘ the schedule failed, but not with the stale result (a Lockstep bug)")
   }
-  if issues.count != 1 {
+  // Warnings are about the process, such as hashing left per-process outside a test process.
+  let failures = issues.filter { !$0.isWarning }
+  if failures.count != 1 {
     outcome.healthy = false
-    print("     ✘ explore reported \(issues.count) issues instead of one (a Lockstep bug):")
+    print("     ✘ explore reported \(failures.count) failures instead of one (a Lockstep bug):")
     printIssues(issues)
   }
 }

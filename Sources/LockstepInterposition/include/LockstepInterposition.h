@@ -47,6 +47,13 @@ void lockstep_set_virtual_now_state(int state);
 bool lockstep_clock_overrides_used(void);
 void lockstep_note_clock_override(void);
 
+/// Whether a process started as `invocation` (its `argv[0]`) runs tests: the executable is a test
+/// bundle, `*.xctest`, as `swift test` builds and runs it on Linux.
+bool lockstep_is_test_executable(const char *invocation);
+
+/// Whether this process runs tests (Linux; `false` elsewhere).
+bool lockstep_in_test_process(void);
+
 /// Whether Swift's hashing is deterministic in this process (the runtime's own parameters).
 bool lockstep_hashing_is_deterministic(void);
 
@@ -67,6 +74,8 @@ enum LockstepHashing {
   /// The runtime is linked into the executable (`--static-swift-stdlib`): its initializer runs
   /// after Lockstep's.
   lockstep_hashing_static_runtime = 6,
+  /// Not a test process (`lockstep_in_test_process`): other programs keep per-process seeds.
+  lockstep_hashing_not_a_test_process = 7,
 };
 
 /// What Lockstep did about hashing before `main` (Linux; `lockstep_hashing_untouched` elsewhere).

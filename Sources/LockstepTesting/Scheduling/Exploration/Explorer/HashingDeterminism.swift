@@ -4,9 +4,10 @@ import LockstepInterposition
 /// Whether Swift's hashing is deterministic in this process, which decides whether code that
 /// iterates a `Set` or a `Dictionary` does so in the same order on every run.
 ///
-/// On Linux, LockstepTesting makes it deterministic before `main` of a test executable that links
-/// it (the C target's `DeterministicHashing.c` says why that is safe there), unless
-/// `LOCKSTEP_RANDOM_HASHING=1` is set. Elsewhere, Swift seeds hashing per process, and each hash
+/// On Linux, LockstepTesting makes it deterministic before `main` of a test process (a `*.xctest`
+/// executable, as `swift test` runs it) that links it (the C target's `DeterministicHashing.c`
+/// says why that is safe there), unless `LOCKSTEP_RANDOM_HASHING=1` is set; other programs keep
+/// per-process seeds. Elsewhere, Swift seeds hashing per process, and each hash
 /// table per storage address, unless `SWIFT_DETERMINISTIC_HASHING` is set when the process starts.
 /// Keys whose hash is an address (`ObjectIdentifier`, an object's identity) iterate in a varying
 /// order even then.
@@ -58,6 +59,10 @@ enum HashingDeterminism {
       return "the Swift runtime is linked into the executable (--static-swift-stdlib), where "
         + "Lockstep cannot make hashing deterministic before it starts, and \(variable) is not "
         + "set: \(consequence) Set it before the process starts: \(fix)."
+    case lockstep_hashing_not_a_test_process:
+      return "this executable is not a test bundle (*.xctest), where Lockstep leaves Swift's "
+        + "per-process seeds alone, and \(variable) is not set: \(consequence) Set "
+        + "\(variable)=1 in its environment before it starts."
     case lockstep_hashing_not_main_executable:
       return "LockstepTesting is not linked into the test executable itself (a dynamic library), "
         + "so it could not make hashing deterministic before the process started, and "

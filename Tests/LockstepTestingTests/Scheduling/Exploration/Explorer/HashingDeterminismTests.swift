@@ -61,8 +61,25 @@ struct HashingDeterminismTests {
     }
   #endif
 
+  @Test func onlyATestProcessGetsDeterministicHashing() {
+    #expect(lockstep_is_test_executable("/src/App/.build/debug/AppPackageTests.xctest"))
+    #expect(lockstep_is_test_executable("AppPackageTests.xctest"))
+    #expect(!lockstep_is_test_executable("/src/App/.build/release/app-server"))
+    #expect(!lockstep_is_test_executable("/src/App/.build/debug/lockstep-demo"))
+    #expect(!lockstep_is_test_executable(".xctest/server"))
+    #expect(!lockstep_is_test_executable(""))
+    #expect(!lockstep_is_test_executable(nil))
+    #if os(Linux)
+      // `swift test` runs this process as a test bundle.
+      #expect(lockstep_in_test_process())
+      #expect(lockstep_hashing_setup() != lockstep_hashing_not_a_test_process)
+    #endif
+  }
+
   @Test func eachReasonSaysWhatToDo() {
     #expect(HashingDeterminism.why(for: lockstep_hashing_opted_out).contains("Unset it"))
+    let notATest = HashingDeterminism.why(for: lockstep_hashing_not_a_test_process)
+    #expect(notATest.contains("not a test bundle") && notATest.contains("SWIFT_DETERMINISTIC_HASHING=1"))
     for setup in [
       lockstep_hashing_untouched, lockstep_hashing_not_main_executable, lockstep_hashing_static_runtime,
     ] {
