@@ -72,6 +72,18 @@ bool lockstep_task_retain(const void *job) {
 
 void lockstep_task_release(const void *task) { swift_release((void *)task); }
 
+/// The job flags of an unstructured task (`Task {}`): it has a future, and is no child task,
+/// whose fragments would come first.
+#define CHILD_TASK_FLAG ((uint32_t)1 << 24)
+#define FUTURE_TASK_FLAG ((uint32_t)1 << 25)
+
+uintptr_t lockstep_future_wait_queue(const void *task, size_t offset) {
+  if (!is_task(task) || offset % sizeof(uintptr_t) != 0 || offset >= 1024) return 0;
+  uint32_t flags = __atomic_load_n((const uint32_t *)((const char *)task + job_flags_offset), __ATOMIC_RELAXED);
+  if ((flags & CHILD_TASK_FLAG) || !(flags & FUTURE_TASK_FLAG)) return 0;
+  return word(task, offset);
+}
+
 /// The runtime's kinds of jobs that are not tasks: the three kinds of default actor job, then the
 /// nullary continuation that `Task.yield()` enqueues.
 enum { FIRST_ACTOR_JOB_KIND = 192, LAST_ACTOR_JOB_KIND = 194, NULLARY_CONTINUATION_KIND = 195 };
@@ -162,6 +174,11 @@ void lockstep_task_release(const void *task) { (void)task; }
 int lockstep_job_kind(const void *job) {
   (void)job;
   return lockstep_job_other;
+}
+
+uintptr_t lockstep_future_wait_queue(const void *task, size_t offset) {
+  (void)task, (void)offset;
+  return 0;
 }
 
 int lockstep_suspended_task_stack(const void *task, uintptr_t *addresses, int limit) {

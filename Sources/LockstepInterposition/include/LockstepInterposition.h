@@ -198,6 +198,11 @@ enum {
 /// What the job `job`, not yet run, is (`lockstep_job_other` where it cannot be read).
 int lockstep_job_kind(const void *job);
 
+/// The word at `offset` (aligned, under 1 KiB) of `task`, kept alive by the caller, when `task` is
+/// an unstructured task (`Task {}`: a future, no child): the head of its queue of tasks awaiting its
+/// value, where a probe located it. 0 otherwise, or not on Linux.
+uintptr_t lockstep_future_wait_queue(const void *task, size_t offset);
+
 /// Gives up a reference `lockstep_task_retain` took.
 void lockstep_task_release(const void *task);
 

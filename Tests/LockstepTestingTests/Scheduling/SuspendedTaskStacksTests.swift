@@ -44,6 +44,9 @@ struct SuspendedTaskStacksTests {
     #expect(says("waits at", "iterate(_:)", line: StuckAwaits.iterateAwait), "\(description)")
     // Another task's value.
     #expect(says("waits at", "waitForValue(of:)", line: StuckAwaits.valueAwait), "\(description)")
+    // Who awaits whose value: the waiter awaits the worker's, the body the waiter's.
+    let valueWaits = lines.filter { $0.hasPrefix("    waits for the value of task ") }
+    #expect(valueWaits.count == 2, "\(description)")
     // The body, waiting for that task, and no line for the task that finished: six tasks wait.
     #expect(lines.count { $0.hasPrefix("    waits at ") } == 6, "\(description)")
     // Each task's lines follow its own line, innermost first, a few at most.

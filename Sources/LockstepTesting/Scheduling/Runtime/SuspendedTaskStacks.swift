@@ -53,7 +53,24 @@ enum SuspendedTaskStacks {
       guard let first = shown.first else { continue }
       lines[number] = ["waits at \(first.text)"] + shown.dropFirst().map { "called from \($0.text)" }
     }
+    // Who awaits whose `value`: the first task in each unfinished task's queue of waiters.
+    let numbers = Dictionary(tasks.map { ($0.value, $0.key) }, uniquingKeysWith: min)
+    for (awaited, address) in tasks.sorted(by: { $0.key < $1.key }) {
+      guard let waiter = firstWaiter(of: address).flatMap({ numbers[$0] }) else { continue }
+      lines[waiter, default: []].insert("waits for the value of task \(awaited)", at: 0)
+    }
     return lines
+  }
+
+  /// The first task waiting for the value of the unfinished task at `address`, read from the
+  /// task's future where the probe located its queue of waiters (``waitQueueOffset``).
+  private static func firstWaiter(of address: UInt) -> UInt? {
+    guard let offset = waitQueueOffset, let task = UnsafeRawPointer(bitPattern: address) else {
+      return nil
+    }
+    // The queue's head is a task, its two low bits the future's status (0: still running).
+    let head = UInt(lockstep_future_wait_queue(task, offset))
+    return head & 3 == 0 && head != 0 ? head : nil
   }
 
   /// Where the task of `job` is suspended, read right after the job ran; ``SuspensionSite/none``
@@ -199,6 +216,30 @@ enum SuspendedTaskStacks {
       return nil
     }
 
+    /// Where a task's queue of the tasks awaiting its `value` sits, found once per process: a
+    /// task awaits the value of a probe task suspended at a known function, and the one word of
+    /// the probe task that holds the awaiting task is the queue's head. `nil` where no word, or
+    /// several, hold it.
+    private static let waitQueueOffset: Int? = {
+      guard unavailability == nil else { return nil }
+      let executor = ProbeExecutor()
+      let parked = Locked<CheckedContinuation<Void, Never>?>(nil)
+      let (awaited, waiter) = TaskCreationHook.unobserved {
+        let awaited = Task(executorPreference: executor) { await probeWaits(parked) }
+        let waiter = Task(executorPreference: executor) { await awaited.value }
+        return (awaited, waiter)
+      }
+      executor.runAll()
+      let awaitedTask = unsafeBitCast(awaited, to: UnsafeRawPointer.self)
+      let waiterAddress = UInt(bitPattern: unsafeBitCast(waiter, to: UnsafeRawPointer.self))
+      let offsets = stride(from: 72, to: 512, by: MemoryLayout<UInt>.size).filter { offset in
+        UInt(lockstep_future_wait_queue(awaitedTask, offset)) == waiterAddress
+      }
+      parked.withLock { $0.take() }?.resume()
+      executor.runAll()
+      return offsets.count == 1 ? offsets[0] : nil
+    }()
+
     /// The line of the probe's `await`.
     private static let probeWaitLine = #line + 4
 
@@ -231,5 +272,6 @@ enum SuspendedTaskStacks {
     }
   #else
     private static func probe() -> String? { "it is read on Linux only" }
+    private static let waitQueueOffset: Int? = nil
   #endif
 }
