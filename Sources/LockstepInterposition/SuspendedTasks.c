@@ -145,14 +145,23 @@ static void find_runtime(void) {
 int lockstep_suspension_site(const void *task, uintptr_t *addresses, int limit) {
   static pthread_once_t once = PTHREAD_ONCE_INIT;
   pthread_once(&once, find_runtime);
-  uintptr_t raw[16];
-  int count = lockstep_suspended_task_stack(task, raw, 16);
+  if (!is_task(task)) return lockstep_task_stack_not_a_task;
+  uint32_t status =
+    __atomic_load_n((const uint32_t *)((const char *)task + status_flags_offset), __ATOMIC_ACQUIRE);
+  if (status & STATUS_COMPLETE) return lockstep_task_stack_complete;
+  if (status & STATUS_RUNNING) return lockstep_task_stack_running;
+  // The task's resume function, then each caller's, skipping the runtime's, until `limit` are kept
+  // or 16 were read.
   int kept = 0;
-  for (int index = 0; index < count && kept < limit; index++) {
-    if (raw[index] >= runtime_start && raw[index] < runtime_end) continue;
-    addresses[kept++] = raw[index];
+  uintptr_t resume = word(task, resume_function_offset);
+  uintptr_t context = word(task, resume_context_offset);
+  for (int read = 0; read < 16 && kept < limit && resume != 0; read++) {
+    if (resume < runtime_start || resume >= runtime_end) addresses[kept++] = resume;
+    if (context == 0 || context % sizeof(uintptr_t) != 0) break;
+    resume = word((const void *)context, sizeof(uintptr_t));
+    context = word((const void *)context, 0);
   }
-  return count < 0 ? count : kept;
+  return kept;
 }
 
 #else
