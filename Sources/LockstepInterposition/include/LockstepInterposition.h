@@ -203,6 +203,10 @@ int lockstep_job_kind(const void *job);
 /// value, where a probe located it. 0 otherwise, or not on Linux.
 uintptr_t lockstep_future_wait_queue(const void *task, size_t offset);
 
+/// The runtime id of the task `job` belongs to (`swift_task_getJobTaskId`, looked up rather than
+/// linked, so that the package loads on OS versions whose runtime lacks it); 0 there.
+uint64_t lockstep_job_task_id(const void *job);
+
 /// Gives up a reference `lockstep_task_retain` took.
 void lockstep_task_release(const void *task);
 

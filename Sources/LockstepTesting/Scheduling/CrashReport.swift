@@ -161,8 +161,15 @@ enum CrashReport {
       // Give the signal back to whoever had it before: a fault faults again when this handler
       // returns; a signal that was sent (abort(), raise(), kill) is sent again.
       if let index = slot(of: signal) { sigaction(signal, memory.previous + index, nil) }
-      let sent = info.map { $0.pointee.si_code <= 0 } ?? true
+      let sent = info.map { wasSent($0.pointee.si_code) } ?? true
       if sent || signal == SIGABRT { raise(signal) }
+    }
+
+    /// Whether a signal with `code` was sent (`kill`, `raise`, `sigqueue`) rather than raised by a
+    /// fault: Linux gives sent signals codes of 0 or less (`SI_USER` is 0), Darwin positive codes
+    /// of its own (`SI_USER` is 0x10001), while faults have small positive ones on both.
+    static func wasSent(_ code: Int32) -> Bool {
+      code <= 0 || code == Int32(SI_USER) || code == Int32(SI_QUEUE)
     }
 
     /// `Lockstep: the process is crashing (signal 4, SIGILL) while …`, up to `while`.

@@ -27,6 +27,14 @@
       for test: Test, testCase: Test.Case?,
       performing function: @Sendable () async throws -> Void
     ) async throws {
+      if let reason = RuntimeHooks.unavailability {
+        // An OS older than the scheduler needs: the test cannot mean anything here.
+        #if compiler(>=6.3)
+          try Test.cancel("Skipped: deterministic scheduling is unavailable: \(reason)")
+        #else
+          throw DeterministicSchedulingUnavailable(reason: reason)
+        #endif
+      }
       // Sees the test's failures as they are recorded, to mark the step of the run they happen
       // in and to know to attach the picture.
       let failed = Locked(false)

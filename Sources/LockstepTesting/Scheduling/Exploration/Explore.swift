@@ -103,6 +103,9 @@ private nonisolated(nonsending) func exploring(
     problems.append("gracePeriod: \(gracePeriod.lockstepText) must not be negative")
   }
   let strategy = setup.strategy
+  if let reason = RuntimeHooks.unavailability {
+    problems.append("deterministic scheduling is unavailable: \(reason)")
+  }
   guard problems.isEmpty else {
     reportIssue(
       "explore \(strategy): \(problems.joined(separator: "; ")). Nothing ran.", at: site)

@@ -62,6 +62,10 @@ enum RuntimeHooks {
     if let reason = installation { throw DeterministicSchedulingUnavailable(reason: reason) }
   }
 
+  /// Why this toolchain or OS cannot run the scheduler; `nil` where it can (and the executors
+  /// are then installed).
+  static var unavailability: String? { installation }
+
   /// `nil` once installed, otherwise why installing is impossible.
   private static let installation: String? = {
     guard DrainingRun.isSupported else {
@@ -181,7 +185,7 @@ enum RuntimeHooks {
 @_silgen_name("swift_retainCount")
 private func runtimeRetainCount(_ object: UnsafeMutableRawPointer) -> Int
 
-#if compiler(>=6.3)
-  @_silgen_name("swift_task_getJobTaskId")
-  func runtimeJobTaskID(_ job: UnownedJob) -> UInt64
-#endif
+/// The runtime id of the task `job` belongs to (0 where the runtime cannot say).
+func runtimeJobTaskID(_ job: UnownedJob) -> UInt64 {
+  lockstep_job_task_id(unsafeBitCast(job, to: UnsafeRawPointer.self))
+}

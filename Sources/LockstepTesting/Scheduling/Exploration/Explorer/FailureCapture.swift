@@ -55,7 +55,7 @@ final class FailureCapture: Sendable {
         }
       #endif
       #if canImport(XCTest)
-        XCTestFailureObserver.install()
+        await XCTestFailureObserver.install()
         XCTestFailureObserver.active.withLock { $0 = capture }
         defer { XCTestFailureObserver.active.withLock { $0 = nil } }
       #endif
@@ -79,12 +79,18 @@ final class FailureCapture: Sendable {
     static let active = Locked<FailureCapture?>(nil)
     private static let installed = Locked(false)
 
-    static func install() {
+    static func install() async {
       let first = installed.withLock { installed in
         defer { installed = true }
         return !installed
       }
-      if first { XCTestObservationCenter.shared.addTestObserver(XCTestFailureObserver()) }
+      guard first else { return }
+      #if canImport(Darwin)
+        // Darwin's XCTest wants its observation center used on the main thread.
+        await MainActor.run { XCTestObservationCenter.shared.addTestObserver(XCTestFailureObserver()) }
+      #else
+        XCTestObservationCenter.shared.addTestObserver(XCTestFailureObserver())
+      #endif
     }
 
     #if canImport(Darwin)
