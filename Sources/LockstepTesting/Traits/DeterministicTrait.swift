@@ -27,14 +27,13 @@
       for test: Test, testCase: Test.Case?,
       performing function: @Sendable () async throws -> Void
     ) async throws {
-      if let reason = RuntimeHooks.unavailability {
-        // An OS older than the scheduler needs: the test cannot mean anything here.
-        #if compiler(>=6.3)
-          try Test.cancel("Skipped: deterministic scheduling is unavailable: \(reason)")
-        #else
-          throw DeterministicSchedulingUnavailable(reason: reason)
-        #endif
+      // Under `.exploring` as well, the exploration trait reports that the two cannot be
+      // combined, and runs nothing.
+      if test.traits.contains(where: { $0 is ExplorationTrait }) {
+        try await function()
+        return
       }
+      try skipTestIfSchedulingIsUnavailable()
       // Sees the test's failures as they are recorded, to mark the step of the run they happen
       // in and to know to attach the picture.
       let failed = Locked(false)

@@ -144,6 +144,12 @@ struct FindingRacesExamples {
     // Only a schedule that cancels the load fails: those without a cancellation ran first.
     #expect(result.failure?.schedule ?? 0 > 1)
   }
+
+  // The article's example of the trait; ExplorationTraitTests checks that it explores and fails.
+  @Test(.exploring(.pct(schedules: 200, depth: 2)), .timeLimit(.minutes(1)))
+  func theNewestReloadAlwaysWinsUnderTheTrait() async {
+    await twoReloads(checksGeneration: true)
+  }
 }
 
 @Suite(.timeLimit(.minutes(1)))
