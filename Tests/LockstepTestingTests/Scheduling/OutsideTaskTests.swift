@@ -46,7 +46,10 @@ private struct Seen: Sendable {
 /// A task from outside a run whose work an actor job of the run runs stays outside the run.
 @Suite(.timeLimit(.minutes(1)))
 struct OutsideTaskTests {
-  @Test func aTaskCreatedOutsideOnAnActorTheRunHoldsIsNotAdopted() async throws {
+  // The run learns of a task created on another thread from the creation hook (Linux); without
+  // it, such a task is adopted once it runs on the actor the run holds, as on Apple platforms.
+  @Test(.enabled(if: TaskCreationHook.isInEffect))
+  func aTaskCreatedOutsideOnAnActorTheRunHoldsIsNotAdopted() async throws {
     let seen = Locked(Seen())
     // The run's task holds the actor while a thread outside the run creates a task isolated to
     // it: the task's first job waits on the actor, and the actor's job of the run runs it, on the

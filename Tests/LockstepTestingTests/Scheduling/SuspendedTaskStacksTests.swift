@@ -1,12 +1,13 @@
-import LockstepTesting
 import Synchronization
 import Testing
+
+@testable import LockstepTesting
 
 /// A deadlock report says where each unfinished task waits: the `await` it is suspended at and
 /// the awaits of its async callers.
 @Suite(.timeLimit(.minutes(1)))
 struct SuspendedTaskStacksTests {
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(1)), .enabled(if: SuspendedTaskStacks.unavailability == nil))
   func theReportNamesTheAwaitOfEachStuckTask() async throws {
     let deadlock = await #expect(throws: DeterministicDeadlock.self) {
       try await withDeterministicScheduling {
@@ -51,6 +52,21 @@ struct SuspendedTaskStacksTests {
     #expect(lines.count { $0.hasPrefix("    waits at ") } == 6, "\(description)")
     // Each task's lines follow its own line, innermost first, a few at most.
     #expect(lines.count { $0.hasPrefix("    ") } <= 6 * 6)
+  }
+
+  /// Where stacks cannot be read (other platforms, `LOCKSTEP_NO_TASK_LAYOUT=1`), one line says so.
+  @Test(.timeLimit(.minutes(1)), .enabled(if: SuspendedTaskStacks.unavailability != nil))
+  func withoutTheLayoutTheReportSaysWhyItShowsNoStacks() async throws {
+    let deadlock = await #expect(throws: DeterministicDeadlock.self) {
+      try await withDeterministicScheduling {
+        let parked = Task { await withUnsafeContinuation { (_: UnsafeContinuation<Void, Never>) in } }
+        await parked.value
+      }
+    }
+    let description = deadlock?.description ?? ""
+    let reason = SuspendedTaskStacks.unavailability ?? ""
+    #expect(description.contains("(Where each task waits is not shown: \(reason).)"), "\(description)")
+    #expect(!description.contains("waits at"), "\(description)")
   }
 
   @Test(.timeLimit(.minutes(1)))

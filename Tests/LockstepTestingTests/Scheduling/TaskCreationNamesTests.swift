@@ -43,14 +43,13 @@ private func deadlock(of body: @escaping @Sendable () async -> Void) async throw
 struct TaskCreationNamesTests {
   @Test func theHookIsInEffectWhereThePlatformAllowsIt() {
     #if os(Linux)
-      #expect(TaskCreationHook.isInEffect)
+      #expect(TaskCreationHook.isInEffect == (TaskLayoutReading.turnedOff == nil))
     #else
       #expect(!TaskCreationHook.isInEffect)
     #endif
   }
 
-  @Test func aDeadlockReportNamesTaskNameTasksThatOnlyParkOnAContinuation() async throws {
-    try #require(TaskCreationHook.isInEffect)
+  @Test(.enabled(if: TaskCreationHook.isInEffect)) func aDeadlockReportNamesTaskNameTasksThatOnlyParkOnAContinuation() async throws {
     let lot = ParkingLot()
     defer { lot.resumeAll() }
     let report = try await deadlock {
@@ -67,8 +66,7 @@ struct TaskCreationNamesTests {
     #expect(names.isSuperset(of: ["\"first parker\"", "\"second parker\""]), "\(report.trace.timeline)")
   }
 
-  @Test func anUnnamedTaskIsIdentifiedByWhereItWasCreated() async throws {
-    try #require(TaskCreationHook.isInEffect)
+  @Test(.enabled(if: TaskCreationHook.isInEffect)) func anUnnamedTaskIsIdentifiedByWhereItWasCreated() async throws {
     let lot = ParkingLot()
     defer { lot.resumeAll() }
     let line = Mutex(0)
@@ -86,8 +84,7 @@ struct TaskCreationNamesTests {
 
   /// Also in release builds, where the group's body is inlined into `withTaskGroup` and that into
   /// the closure that calls it (``TaskOriginSymbols``).
-  @Test func theChildrenOfATaskGroupAreIdentifiedByTheirOwnAddTaskLines() async throws {
-    try #require(TaskCreationHook.isInEffect)
+  @Test(.enabled(if: TaskCreationHook.isInEffect)) func theChildrenOfATaskGroupAreIdentifiedByTheirOwnAddTaskLines() async throws {
     let lot = ParkingLot()
     defer { lot.resumeAll() }
     let first = #line + 3
@@ -104,8 +101,7 @@ struct TaskCreationNamesTests {
     #expect(children[1].contains("TaskCreationNamesTests.swift:\(first + 1))"), "\(children[1])")
   }
 
-  @Test func aDetachedNamedTaskIsNamed() async throws {
-    try #require(TaskCreationHook.isInEffect)
+  @Test(.enabled(if: TaskCreationHook.isInEffect)) func aDetachedNamedTaskIsNamed() async throws {
     let lot = ParkingLot()
     defer { lot.resumeAll() }
     let report = try await deadlock { await startDetachedParker(lot).value }
@@ -114,8 +110,7 @@ struct TaskCreationNamesTests {
     #expect(report.trace.taskNames[2] == "detached parker")
   }
 
-  @Test func tasksNamedOutsideRunsLendNoNameToTheTasksOfARun() async throws {
-    try #require(TaskCreationHook.isInEffect)
+  @Test(.enabled(if: TaskCreationHook.isInEffect)) func tasksNamedOutsideRunsLendNoNameToTheTasksOfARun() async throws {
     // Named tasks that finish before the run: the run's tasks may be allocated where they were.
     for index in 0..<200 { await Task(name: "outside \(index)") {}.value }
     let outcome = try await runDeterministically {

@@ -44,8 +44,7 @@ private func line(of step: Int, in text: String) -> String? {
 
 @Suite(.timeLimit(.minutes(1)))
 struct TimelineWhereTests {
-  @Test func eachStepSaysWhereItsTaskWasLeftWaiting() async throws {
-    try #require(SuspendedTaskStacks.unavailability == nil)
+  @Test(.enabled(if: SuspendedTaskStacks.unavailability == nil)) func eachStepSaysWhereItsTaskWasLeftWaiting() async throws {
     let outcome = try await runDeterministically {
       let gate = Gate("go")
       let counter = PingCounter()
@@ -121,8 +120,7 @@ struct TimelineWhereTests {
     }
   }
 
-  @Test func longCreationSitesAreShortOnEachLineAndInFullOnce() async throws {
-    try #require(TaskCreationHook.isInEffect)
+  @Test(.enabled(if: TaskCreationHook.isInEffect)) func longCreationSitesAreShortOnEachLineAndInFullOnce() async throws {
     let outcome = try await runDeterministically {
       await withTaskGroup(of: Void.self) { group in
         group.addTask {}
@@ -158,8 +156,7 @@ struct TimelineWhereTests {
     #expect(columns.count == 1, "\(lines)")
   }
 
-  @Test func thePictureWrapsWhatFailedAndNamesLanesApart() async throws {
-    try #require(TaskCreationHook.isInEffect)
+  @Test(.enabled(if: TaskCreationHook.isInEffect)) func thePictureWrapsWhatFailedAndNamesLanesApart() async throws {
     let reason = String(repeating: "a long explanation of what went wrong, ", count: 6) + "THE END"
     let outcome = try await runDeterministically {
       await withTaskGroup(of: Void.self) { group in

@@ -76,6 +76,7 @@ enum SuspendedTaskStacks {
   /// Where the task of `job` is suspended, read right after the job ran; ``SuspensionSite/none``
   /// when it finished or is not suspended. Only for a task the run keeps alive (``retain(_:)``).
   static func site(of job: UnownedJob) -> SuspensionSite {
+    guard readsSites else { return .none }
     let task = unsafeBitCast(job, to: UnsafeRawPointer.self)
     var raw = SuspensionSite.none.addresses
     let count = withUnsafeMutableBytes(of: &raw) { bytes in
@@ -84,6 +85,9 @@ enum SuspendedTaskStacks {
     }
     return count > 0 ? SuspensionSite(addresses: raw) : .none
   }
+
+  /// Whether ``site(of:)`` reads anything in this process.
+  private static let readsSites = TaskLayoutReading.turnedOff == nil
 
   /// What each site of `sites` says in a timeline, symbolicated in one call:
   /// `load() at Cache.swift:31`, the innermost frame of the code under test (not Lockstep's, not
@@ -195,6 +199,7 @@ enum SuspendedTaskStacks {
     /// Runs a task suspended at a known function, reads where it waits and checks that it is
     /// there, called from where it is called from; `nil` when it is.
     private static func probe() -> String? {
+      if let turnedOff = TaskLayoutReading.turnedOff { return turnedOff }
       guard lockstep_task_stacks_readable() else {
         return "this Swift runtime does not export its task metadata"
       }

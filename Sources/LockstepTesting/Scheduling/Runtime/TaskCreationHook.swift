@@ -40,7 +40,9 @@ enum TaskCreationHook {
 
   /// Creates probe tasks on this thread and checks that the hook saw each as it is.
   private static func probe() -> Bool {
-    guard lockstep_task_creation_interposable() else { return false }
+    guard TaskLayoutReading.turnedOff == nil, lockstep_task_creation_interposable() else {
+      return false
+    }
     lockstep_task_creation_set_observer { context, created in
       guard let context, let created else { return }
       Unmanaged<DeterministicRun>.fromOpaque(context).takeUnretainedValue().noteCreated(created.pointee)
