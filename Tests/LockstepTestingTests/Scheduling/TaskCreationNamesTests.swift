@@ -49,7 +49,8 @@ struct TaskCreationNamesTests {
     #endif
   }
 
-  @Test(.enabled(if: TaskCreationHook.isInEffect)) func aDeadlockReportNamesTaskNameTasksThatOnlyParkOnAContinuation() async throws {
+  @Test(.enabled(if: TaskCreationHook.isInEffect))
+  func aDeadlockReportNamesTaskNameTasksThatOnlyParkOnAContinuation() async throws {
     let lot = ParkingLot()
     defer { lot.resumeAll() }
     let report = try await deadlock {
@@ -66,7 +67,9 @@ struct TaskCreationNamesTests {
     #expect(names.isSuperset(of: ["\"first parker\"", "\"second parker\""]), "\(report.trace.timeline)")
   }
 
-  @Test(.enabled(if: TaskCreationHook.isInEffect)) func anUnnamedTaskIsIdentifiedByWhereItWasCreated() async throws {
+  @Test(.enabled(if: TaskCreationHook.isInEffect)) func anUnnamedTaskIsIdentifiedByWhereItWasCreated()
+    async throws
+  {
     let lot = ParkingLot()
     defer { lot.resumeAll() }
     let line = Mutex(0)
@@ -84,7 +87,8 @@ struct TaskCreationNamesTests {
 
   /// Also in release builds, where the group's body is inlined into `withTaskGroup` and that into
   /// the closure that calls it (``TaskOriginSymbols``).
-  @Test(.enabled(if: TaskCreationHook.isInEffect)) func theChildrenOfATaskGroupAreIdentifiedByTheirOwnAddTaskLines() async throws {
+  @Test(.enabled(if: TaskCreationHook.isInEffect))
+  func theChildrenOfATaskGroupAreIdentifiedByTheirOwnAddTaskLines() async throws {
     let lot = ParkingLot()
     defer { lot.resumeAll() }
     let first = #line + 3
@@ -110,7 +114,9 @@ struct TaskCreationNamesTests {
     #expect(report.trace.taskNames[2] == "detached parker")
   }
 
-  @Test(.enabled(if: TaskCreationHook.isInEffect)) func tasksNamedOutsideRunsLendNoNameToTheTasksOfARun() async throws {
+  @Test(.enabled(if: TaskCreationHook.isInEffect)) func tasksNamedOutsideRunsLendNoNameToTheTasksOfARun()
+    async throws
+  {
     // Named tasks that finish before the run: the run's tasks may be allocated where they were.
     for index in 0..<200 { await Task(name: "outside \(index)") {}.value }
     let outcome = try await runDeterministically {

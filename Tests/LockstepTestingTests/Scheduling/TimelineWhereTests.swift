@@ -44,7 +44,9 @@ private func line(of step: Int, in text: String) -> String? {
 
 @Suite(.timeLimit(.minutes(1)))
 struct TimelineWhereTests {
-  @Test(.enabled(if: SuspendedTaskStacks.unavailability == nil)) func eachStepSaysWhereItsTaskWasLeftWaiting() async throws {
+  @Test(.enabled(if: SuspendedTaskStacks.unavailability == nil)) func eachStepSaysWhereItsTaskWasLeftWaiting()
+    async throws
+  {
     let outcome = try await runDeterministically {
       let gate = Gate("go")
       let counter = PingCounter()
@@ -120,7 +122,9 @@ struct TimelineWhereTests {
     }
   }
 
-  @Test(.enabled(if: TaskCreationHook.isInEffect)) func longCreationSitesAreShortOnEachLineAndInFullOnce() async throws {
+  @Test(.enabled(if: TaskCreationHook.isInEffect)) func longCreationSitesAreShortOnEachLineAndInFullOnce()
+    async throws
+  {
     let outcome = try await runDeterministically {
       await withTaskGroup(of: Void.self) { group in
         group.addTask {}
@@ -156,7 +160,9 @@ struct TimelineWhereTests {
     #expect(columns.count == 1, "\(lines)")
   }
 
-  @Test(.enabled(if: TaskCreationHook.isInEffect)) func thePictureWrapsWhatFailedAndNamesLanesApart() async throws {
+  @Test(.enabled(if: TaskCreationHook.isInEffect)) func thePictureWrapsWhatFailedAndNamesLanesApart()
+    async throws
+  {
     let reason = String(repeating: "a long explanation of what went wrong, ", count: 6) + "THE END"
     let outcome = try await runDeterministically {
       await withTaskGroup(of: Void.self) { group in
