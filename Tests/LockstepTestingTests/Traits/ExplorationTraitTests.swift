@@ -23,31 +23,15 @@ private func twoTasks() async {
   #expect(finished.count == 2)
 }
 
-/// A shared counter; its increment below reads, suspends, then writes, so two concurrent
-/// increments can lose one.
-private final class Counter: @unchecked Sendable {
-  private let lock = NSLock()
-  private var stored = 0
-  var value: Int {
-    get { lock.withLock { stored } }
-    set { lock.withLock { stored = newValue } }
-  }
-}
-
-private func racyIncrement(_ counter: Counter) async {
+private func racyIncrement(_ counter: SharedCounter) async {
   let read = counter.value
   await MainActor.run {}  // a hop, where another task may run
   counter.value = read + 1
 }
 
-private struct LostUpdate: Error, CustomStringConvertible {
-  let value: Int
-  var description: String { "two increments made \(value)" }
-}
-
 /// The invariant that some schedules break: two concurrent increments make 2.
 @Sendable private func bothIncrementsCount() async throws {
-  let counter = Counter()
+  let counter = SharedCounter()
   let first = Task(name: "increment 1") { await racyIncrement(counter) }
   let second = Task(name: "increment 2") { await racyIncrement(counter) }
   await first.value

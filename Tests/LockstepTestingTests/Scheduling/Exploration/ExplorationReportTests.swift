@@ -1,29 +1,15 @@
 import Foundation
+import LockstepTestSupport
 import LockstepTesting
 import Testing
 
-/// A shared counter, read and written without an actor.
-private final class Counter: @unchecked Sendable {
-  private let lock = NSLock()
-  private var stored = 0
-  var value: Int {
-    get { lock.withLock { stored } }
-    set { lock.withLock { stored = newValue } }
-  }
-}
-
 /// An increment that hops to the main actor a few times (progress on screen) before it reads, and
 /// once between its read and its write. Each hop is a point where another task may run.
-private func incrementShowingProgress(_ counter: Counter) async {
+private func incrementShowingProgress(_ counter: SharedCounter) async {
   for _ in 0..<3 { await MainActor.run {} }
   let read = counter.value
   await MainActor.run {}
   counter.value = read + 1
-}
-
-private struct LostUpdate: Error, CustomStringConvertible {
-  let value: Int
-  var description: String { "two increments made \(value)" }
 }
 
 /// Two increments at once must make 2. Left alone, the first task runs to its end before the
@@ -31,7 +17,7 @@ private struct LostUpdate: Error, CustomStringConvertible {
 /// rather than `#expect`s, so that the failing schedules explore holds back (the shrinker's) add
 /// no known issue to a passing run.
 @Sendable private func bothIncrementsCount() async throws {
-  let counter = Counter()
+  let counter = SharedCounter()
   let first = Task(name: "increment 1") { await incrementShowingProgress(counter) }
   let second = Task(name: "increment 2") { await incrementShowingProgress(counter) }
   await first.value

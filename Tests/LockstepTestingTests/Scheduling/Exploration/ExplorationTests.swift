@@ -3,18 +3,7 @@ import LockstepTestSupport
 import LockstepTesting
 import Testing
 
-/// A shared counter; its increment below reads, suspends, then writes, so two concurrent
-/// increments can lose one.
-private final class Counter: @unchecked Sendable {
-  private let lock = NSLock()
-  private var stored = 0
-  var value: Int {
-    get { lock.withLock { stored } }
-    set { lock.withLock { stored = newValue } }
-  }
-}
-
-private func racyIncrement(_ counter: Counter) async {
+private func racyIncrement(_ counter: SharedCounter) async {
   let read = counter.value
   Timeline.note("read \(read)")
   await MainActor.run {}  // shows the progress on screen: a hop, where another task may run
@@ -25,17 +14,12 @@ private func racyIncrement(_ counter: Counter) async {
 /// Two increments at once; returns the final value (2 unless an update was lost). Left alone, the
 /// first task runs to its end before the second starts: losing an update takes a preemption.
 @Sendable private func twoIncrements() async -> Int {
-  let counter = Counter()
+  let counter = SharedCounter()
   let first = Task(name: "increment 1") { await racyIncrement(counter) }
   let second = Task(name: "increment 2") { await racyIncrement(counter) }
   await first.value
   await second.value
   return counter.value
-}
-
-private struct LostUpdate: Error, CustomStringConvertible {
-  let value: Int
-  var description: String { "two increments made \(value)" }
 }
 
 /// The invariant: two increments make 2. It throws rather than `#expect`s, so that the failing
