@@ -92,6 +92,7 @@ public struct Timeline: Sendable, Equatable, CustomStringConvertible {
     var eventsByStep: [Int: [SchedulerTrace.Event]] = [:]
     for event in trace.events { eventsByStep[event.step, default: []].append(event) }
     let sites = SuspendedTaskStacks.texts(for: Set(trace.steps.map(\.suspendedAt)))
+    TaskOriginSymbols.prepare(trace.taskOrigins.values)
     var knownNames: [Int: (full: String, short: String)] = [:]
     func names(of task: Int) -> (full: String, short: String) {
       if let known = knownNames[task] { return known }

@@ -369,6 +369,10 @@ struct RunState<Job: SchedulableJob> {
     tasks.descriptions(bodyFinished: bodyFinished, waits: waits)
   }
 
+  /// Where the tasks a report describes were created: symbolicated before the report is made
+  /// under the lock (``TaskOriginSymbols/prepare(_:)``).
+  var reportedTaskOrigins: [TaskOrigin] { tasks.reportedOrigins }
+
   /// The tasks a report reads where they wait: those that ran and are not known to have finished,
   /// kept alive by the run (``TaskRecord/object``), by number.
   var suspendedTaskObjects: [Int: UInt] { tasks.suspendedObjects }

@@ -98,6 +98,11 @@ struct TaskRecords {
     return lines
   }
 
+  /// Where the tasks a report describes were created, as far as known.
+  var reportedOrigins: [TaskOrigin] {
+    records.prefix(1 + Self.reportedTaskLimit).compactMap(\.origin)
+  }
+
   /// The most tasks besides the body that a report describes.
   static var reportedTaskLimit: Int { 50 }
 

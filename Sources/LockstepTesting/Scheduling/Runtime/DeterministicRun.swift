@@ -437,7 +437,8 @@ final class DeterministicRun: @unchecked Sendable {
   /// it does not when where they wait cannot be read here: for runs that time out or reach their
   /// step limit.
   private func unfinishedTasks() -> [String] {
-    let suspended = state.withLock { $0.suspendedTaskObjects }
+    let (suspended, origins) = state.withLock { ($0.suspendedTaskObjects, $0.reportedTaskOrigins) }
+    TaskOriginSymbols.prepare(origins)
     let unavailability = suspended.isEmpty ? nil : SuspendedTaskStacks.unavailability
     let waits = SuspendedTaskStacks.lines(for: suspended)
     let tasks = state.withLock { $0.taskDescriptions(waits: waits) }
@@ -445,7 +446,8 @@ final class DeterministicRun: @unchecked Sendable {
   }
 
   private func makeReport(quarantined: Bool) -> DeterministicDeadlock {
-    let suspended = state.withLock { $0.suspendedTaskObjects }
+    let (suspended, origins) = state.withLock { ($0.suspendedTaskObjects, $0.reportedTaskOrigins) }
+    TaskOriginSymbols.prepare(origins)
     let unavailability = suspended.isEmpty ? nil : SuspendedTaskStacks.unavailability
     let waits = SuspendedTaskStacks.lines(for: suspended)
     return state.withLock { state in

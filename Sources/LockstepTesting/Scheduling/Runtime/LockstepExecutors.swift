@@ -1,8 +1,58 @@
 // The executors Lockstep installs for the whole process on the first deterministic run (see
 // RuntimeHooks.swift for how they plug into the runtime). Every job that belongs to a run goes to
 // the run; every other job goes on to the platform's executors, unchanged.
-#if compiler(>=6.3)
+//
+// This is the one file that imports the runtime's experimental executor SPI, and only with the
+// compilers whose interface it was checked against (Swift 6.3): the SPI may change in any
+// release, and a change must cost users of a newer compiler the scheduler (``ExecutorAPI``
+// says why), not the build of the package.
+#if compiler(>=6.3) && compiler(<6.4)
   @_spi(ExperimentalCustomExecutors) @_spi(ExperimentalScheduling) import _Concurrency
+
+  /// What the rest of Lockstep uses of the executor API: installing the executors, running a
+  /// run's job on them, handing a job back to the platform's.
+  enum ExecutorAPI {
+    /// Why this OS cannot run the scheduler; `nil` where it can.
+    static var unavailability: String? {
+      if #available(LockstepCustomExecutors , *) { return nil }
+      return "custom executors need macOS/iOS/tvOS/watchOS/visionOS 26.4 or later"
+    }
+
+    /// Makes Lockstep's executors the process's default and main executors.
+    static func installExecutors() {
+      if #available(LockstepCustomExecutors , *) {
+        _createExecutors(factory: LockstepExecutorFactory.self)
+      }
+    }
+
+    /// Runs one job of a run on the current (drain) thread.
+    static func run(_ job: ScheduledJob) {
+      if #available(LockstepCustomExecutors , *) {
+        let taskExecutor = Installed.defaultExecutor.asUnownedTaskExecutor()
+        if job.isMainActor {
+          ExecutorJob(job.job).runSynchronously(
+            isolatedTo: Installed.mainExecutor.asUnownedSerialExecutor(),
+            taskExecutor: taskExecutor)
+        } else {
+          ExecutorJob(job.job).runSynchronously(on: taskExecutor)
+        }
+        return
+      }
+      fatalError("a deterministic run started without installed executors")
+    }
+
+    /// Hands a job that does not belong to a run (any more) to the platform executors, after
+    /// `delay` of real time.
+    static func forward(_ job: ScheduledJob, after delay: Duration) {
+      if #available(LockstepCustomExecutors , *) {
+        if job.isMainActor {
+          Installed.mainExecutor.platform.enqueue(ExecutorJob(job.job))
+        } else {
+          Installed.defaultExecutor.forward(job.job, after: delay)
+        }
+      }
+    }
+  }
 
   @available(LockstepCustomExecutors, *)
   func scheduledJob(_ job: UnownedJob, isMainActor: Bool) -> ScheduledJob {
@@ -133,5 +183,23 @@
     var isMainExecutor: Bool { true }
     func checkIsolated() { platform.checkIsolated() }
     func isIsolatingCurrentContext() -> Bool? { platform.isIsolatingCurrentContext() }
+  }
+#else
+  /// Without the executor API Lockstep was checked against, the scheduler is unavailable.
+  enum ExecutorAPI {
+    static var unavailability: String? {
+      #if compiler(<6.3)
+        "it needs the Swift 6.3 compiler and runtime (custom executor factories and "
+          + "SchedulingExecutor); this is an older compiler"
+      #else
+        "this compiler is newer than Swift 6.3, whose experimental executor API this version of "
+          + "Lockstep was checked against; a later version of Lockstep supports it"
+      #endif
+    }
+    static func installExecutors() {}
+    static func run(_ job: ScheduledJob) {
+      fatalError("a deterministic run started without installed executors")
+    }
+    static func forward(_ job: ScheduledJob, after delay: Duration) {}
   }
 #endif

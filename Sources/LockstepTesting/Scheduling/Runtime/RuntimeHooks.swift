@@ -1,5 +1,6 @@
-// Runtime/ is the only code of Lockstep that touches runtime symbols, executors, threads and
-// experimental executor SPI; this file holds the runtime entry points the rest of it uses.
+// Runtime/ is the only code of Lockstep that touches runtime symbols, executors and threads; this
+// file holds the runtime entry points the rest of it uses. The experimental executor SPI is
+// imported in one file, LockstepExecutors.swift (``ExecutorAPI``).
 //
 // How the deterministic scheduler plugs into the Swift runtime (Swift 6.3):
 // - `_createExecutors(factory:)` replaces the process's default (global) executor and main
@@ -23,19 +24,11 @@
 // executors keep working either way, since Lockstep's forward every job that is not a run's.
 import LockstepInterposition
 
-#if compiler(>=6.3)
-  @_spi(ExperimentalCustomExecutors) @_spi(ExperimentalScheduling) import _Concurrency
-#endif
-
 /// Called by LockstepInterposition's constructor before `main` of a Linux test process: installs
 /// the executors while no other thread can enqueue a job.
 @_cdecl("lockstep_install_executors_before_main")
 @usableFromInline func installExecutorsBeforeMain() {
-  #if compiler(>=6.3)
-    if #available(LockstepCustomExecutors , *) {
-      _createExecutors(factory: LockstepExecutorFactory.self)
-    }
-  #endif
+  ExecutorAPI.installExecutors()
 }
 
 /// A runtime job held by the scheduler.
@@ -71,76 +64,35 @@ enum RuntimeHooks {
     guard DrainingRun.isSupported else {
       return "this platform has no thread-local storage the scheduler can use"
     }
-    #if compiler(>=6.3)
-      if #available(LockstepCustomExecutors , *) {
-        // The probe's tasks go to the platform's executors, before any run can see them.
-        _ = TaskCreationHook.isInEffect
-        if !lockstep_executors_installed_before_main() {
-          _createExecutors(factory: LockstepExecutorFactory.self)
-        }
-        return nil
-      }
-      return "custom executors need macOS/iOS/tvOS/watchOS/visionOS 26.4 or later"
-    #else
-      return "it needs the Swift 6.3 compiler and runtime (custom executor factories and "
-        + "SchedulingExecutor); this is an older compiler"
-    #endif
+    if let reason = ExecutorAPI.unavailability { return reason }
+    // The probe's tasks go to the platform's executors, before any run can see them.
+    _ = TaskCreationHook.isInEffect
+    if !lockstep_executors_installed_before_main() { ExecutorAPI.installExecutors() }
+    return nil
   }()
 
   /// Runs one job of a run on the current (drain) thread.
-  static func run(_ job: ScheduledJob) {
-    #if compiler(>=6.3)
-      if #available(LockstepCustomExecutors , *) {
-        let taskExecutor = Installed.defaultExecutor.asUnownedTaskExecutor()
-        if job.isMainActor {
-          ExecutorJob(job.job).runSynchronously(
-            isolatedTo: Installed.mainExecutor.asUnownedSerialExecutor(),
-            taskExecutor: taskExecutor)
-        } else {
-          ExecutorJob(job.job).runSynchronously(on: taskExecutor)
-        }
-        return
-      }
-    #endif
-    fatalError("a deterministic run started without installed executors")
-  }
+  static func run(_ job: ScheduledJob) { ExecutorAPI.run(job) }
 
   /// Hands a job that does not belong to a run (any more) to the platform executors, after
   /// `delay` of real time.
   static func forward(_ job: ScheduledJob, after delay: Duration) {
-    #if compiler(>=6.3)
-      if #available(LockstepCustomExecutors , *) {
-        if job.isMainActor {
-          Installed.mainExecutor.platform.enqueue(ExecutorJob(job.job))
-        } else {
-          Installed.defaultExecutor.forward(job.job, after: delay)
-        }
-        return
-      }
-    #endif
+    ExecutorAPI.forward(job, after: delay)
   }
 
   /// The runtime id of the task running on this thread, if any. Inside an actor's processing job
   /// this is the task whose work the actor runs, which the job itself does not tell.
   static func currentTaskID() -> UInt64? {
-    #if compiler(>=6.3)
-      return withUnsafeCurrentTask { task in
-        // A task is a job: the runtime keeps the task id in the job header.
-        task.map { runtimeJobTaskID(unsafeBitCast($0, to: UnownedJob.self)) }
-      }
-    #else
-      return nil
-    #endif
+    withUnsafeCurrentTask { task in
+      // A task is a job: the runtime keeps the task id in the job header.
+      task.map { runtimeJobTaskID(unsafeBitCast($0, to: UnownedJob.self)) }
+    }
   }
 
   /// The runtime id of `task`: a task is a job, and the runtime keeps the id in the job header.
   static func taskID<Success, Failure>(of task: Task<Success, Failure>) -> UInt64 {
-    #if compiler(>=6.3)
-      // `Task` holds one strong reference to the task object and nothing else.
-      return runtimeJobTaskID(unsafeBitCast(task, to: UnownedJob.self))
-    #else
-      return 0
-    #endif
+    // `Task` holds one strong reference to the task object and nothing else.
+    runtimeJobTaskID(unsafeBitCast(task, to: UnownedJob.self))
   }
 
   /// The strong reference count of the context of the closure that `holder` stores (0 for a

@@ -1,6 +1,4 @@
-#if compiler(>=6.3)
-  @_spi(ExperimentalCustomExecutors) @_spi(ExperimentalScheduling) import _Concurrency
-
+#if compiler(>=6.3) && compiler(<6.4)
   /// The reference instants of the real clocks, read once: sleeps' real deadlines are kept as
   /// offsets from them.
   enum RealClocks {

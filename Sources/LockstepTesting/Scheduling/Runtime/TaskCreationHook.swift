@@ -48,10 +48,8 @@ enum TaskCreationHook {
       Unmanaged<DeterministicRun>.fromOpaque(context).takeUnretainedValue().noteCreated(created.pointee)
     }
     lockstep_task_creation_set_outside_observer { task in
-      #if compiler(>=6.3)
-        guard let task else { return }
-        ActiveRuns.noteCreatedOutside(taskID: runtimeJobTaskID(unsafeBitCast(task, to: UnownedJob.self)))
-      #endif
+      guard let task else { return }
+      ActiveRuns.noteCreatedOutside(taskID: runtimeJobTaskID(unsafeBitCast(task, to: UnownedJob.self)))
     }
     guard #available(LockstepTaskNames , *) else { return false }
     // A name no other task has, longer than a string stored inline.
@@ -75,15 +73,13 @@ enum TaskCreationHook {
 extension DeterministicRun {
   /// The runtime created a task while this run's job ran on this thread. Drain thread only.
   fileprivate func noteCreated(_ created: lockstep_created_task) {
-    #if compiler(>=6.3)
-      guard let task = created.task else { return }
-      let id = runtimeJobTaskID(unsafeBitCast(task, to: UnownedJob.self))
-      let (first, second, third, fourth) = created.callers
-      let creation = TaskCreation(
-        name: created.name.map { String(cString: $0) },
-        origin: TaskOrigin(first: first, second: second, third: third, fourth: fourth))
-      let creator = taskRunningInJob()
-      state.withLock { $0.noteCreated(taskID: id, creation, creator: creator) }
-    #endif
+    guard let task = created.task else { return }
+    let id = runtimeJobTaskID(unsafeBitCast(task, to: UnownedJob.self))
+    let (first, second, third, fourth) = created.callers
+    let creation = TaskCreation(
+      name: created.name.map { String(cString: $0) },
+      origin: TaskOrigin(first: first, second: second, third: third, fourth: fourth))
+    let creator = taskRunningInJob()
+    state.withLock { $0.noteCreated(taskID: id, creation, creator: creator) }
   }
 }

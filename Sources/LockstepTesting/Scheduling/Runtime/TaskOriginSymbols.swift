@@ -8,19 +8,41 @@ enum TaskOriginSymbols {
 
   static func text(for origin: TaskOrigin) -> String {
     if let known = cache.withLock({ $0[origin] }) { return known }
-    let text = symbolicated(origin) ?? origin.callers.first.map { "0x" + String($0, radix: 16) } ?? "?"
-    cache.withLock { cache in
-      if cache.count < cacheLimit { cache[origin] = text }
+    prepare([origin])
+    return cache.withLock { $0[origin] } ?? fallback(for: origin)
+  }
+
+  /// Symbolicates the origins not yet known, all in one call: each call reads the images' debug
+  /// information, so a timeline or a report asks once for all of its tasks.
+  static func prepare(_ origins: some Sequence<TaskOrigin>) {
+    let missing = Array(Set(origins).filter { origin in cache.withLock { $0[origin] == nil } })
+    guard !missing.isEmpty else { return }
+    let addresses = missing.flatMap(\.callers)
+    let frames = CodeSymbols.frames(at: addresses, as: .returnAddress)
+    var offset = 0
+    var texts: [TaskOrigin: String] = [:]
+    for origin in missing {
+      let count = origin.callers.count
+      let own = frames.map { Array($0[offset..<(offset + count)]) }
+      offset += count
+      texts[origin] = own.flatMap(text(from:)) ?? fallback(for: origin)
     }
-    return text
+    cache.withLock { cache in
+      for (origin, text) in texts where cache.count < cacheLimit { cache[origin] = text }
+    }
+  }
+
+  /// An origin no symbols say more of: its innermost address.
+  private static func fallback(for origin: TaskOrigin) -> String {
+    origin.callers.first.map { "0x" + String($0, radix: 16) } ?? "?"
   }
 
   /// The innermost frame that is the creating code's own: frames of the standard library's
   /// creation functions (`Task.init`, `Task.detached`, `addTask`, their closures and
   /// specializations, which the compiler emits into the caller's module) and of the runtime are
   /// skipped. Its line is the innermost one its own file has at that address (``ownLine(of:in:)``).
-  private static func symbolicated(_ origin: TaskOrigin) -> String? {
-    guard let symbolicated = CodeSymbols.frames(at: origin.callers, as: .returnAddress) else { return nil }
+  /// `symbolicated` holds the frames at each of an origin's addresses.
+  private static func text(from symbolicated: [[CodeFrame]]) -> String? {
     for frames in symbolicated {
       guard let own = frames.firstIndex(where: { !$0.isLibrary }) else { continue }
       let frame = frames[own]
