@@ -35,6 +35,7 @@ let cases: [BenchmarkCase] = onlySelected([
   explorationThroughputCase(quick: quick),
   sequenceRecorderCase(quick: quick),
   shardCase(quick: quick),
+  linearizabilityCase(quick: quick),
 ])
 
 /// `12.3457`, `1,234,567`: four significant decimals for small figures, none for large ones.

@@ -1,0 +1,71 @@
+/// What a call gave back, erased to compare by value: a returned value, or a thrown error.
+///
+/// Values compare with their own `==` and never equal a value of another type. An error whose type
+/// is `Equatable` compares the same way; any other error equals an error of the same type with the
+/// same description.
+package struct CallOutcome: Equatable, Sendable, CustomStringConvertible {
+  /// Whether the call returned or threw.
+  package enum Kind: Equatable, Sendable {
+    case returned
+    case threw
+  }
+
+  /// The identity of an error whose type is not `Equatable`: its type and its description.
+  private struct ErrorIdentity: Equatable, Sendable {
+    let type: String
+    let description: String
+  }
+
+  /// Whether the call returned or threw.
+  package let kind: Kind
+  private let value: any Equatable & Sendable
+  /// The value or the error, as a report prints it: `3`, `throws Overdrawn()`.
+  package let description: String
+
+  /// A call that returned `value`.
+  package static func returned(_ value: some Equatable & Sendable) -> CallOutcome {
+    CallOutcome(kind: .returned, value: value, description: String(describing: value))
+  }
+
+  /// A call that returned nothing.
+  package static var returnedVoid: CallOutcome {
+    CallOutcome(kind: .returned, value: VoidValue(), description: "()")
+  }
+
+  /// A call that threw `error`.
+  package static func threw(_ error: any Error) -> CallOutcome {
+    let description = "throws \(error)"
+    let erased: Any = error
+    if let equatable = erased as? any Equatable {
+      return CallOutcome(kind: .threw, value: equatableError(equatable), description: description)
+    }
+    let identity = ErrorIdentity(type: String(reflecting: type(of: error)), description: "\(error)")
+    return CallOutcome(kind: .threw, value: identity, description: description)
+  }
+
+  /// What a throwing call gave back.
+  package static func of(_ body: () throws -> some Equatable & Sendable) -> CallOutcome {
+    do { return .returned(try body()) } catch { return .threw(error) }
+  }
+
+  package static func == (lhs: CallOutcome, rhs: CallOutcome) -> Bool {
+    lhs.kind == rhs.kind && equal(lhs.value, rhs.value)
+  }
+
+  private static func equal<Value: Equatable>(_ value: Value, _ other: any Equatable) -> Bool {
+    guard let other = other as? Value else { return false }
+    return value == other
+  }
+
+  /// An `Equatable` error, boxed to be stored as `Sendable` (the cast to `Equatable` lost that).
+  private struct EquatableError<Value: Equatable>: Equatable, @unchecked Sendable {  // an `Error`
+    let value: Value
+  }
+
+  private static func equatableError(_ error: some Equatable) -> any Equatable & Sendable {
+    EquatableError(value: error)
+  }
+
+  /// The value of a call that returns nothing (`Void` is not `Equatable`).
+  private struct VoidValue: Equatable, Sendable {}
+}
