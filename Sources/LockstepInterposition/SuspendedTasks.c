@@ -97,23 +97,30 @@ int lockstep_job_kind(const void *job) {
   return lockstep_job_other;
 }
 
-int lockstep_suspended_task_stack(const void *task, uintptr_t *addresses, int limit) {
+/// The resume function of suspended `task`, then each async caller's, innermost first: at most
+/// `limit` kept of at most `most` read, those in [`skip_start`, `skip_end`) skipped. Returns how
+/// many it kept, or why it read nothing.
+static int read_stack(
+  const void *task, uintptr_t *addresses, int limit, int most, uintptr_t skip_start, uintptr_t skip_end) {
   if (!is_task(task)) return lockstep_task_stack_not_a_task;
   uint32_t status =
     __atomic_load_n((const uint32_t *)((const char *)task + status_flags_offset), __ATOMIC_ACQUIRE);
   if (status & STATUS_COMPLETE) return lockstep_task_stack_complete;
   if (status & STATUS_RUNNING) return lockstep_task_stack_running;
-  int count = 0;
+  int kept = 0;
   uintptr_t resume = word(task, resume_function_offset);
-  if (resume != 0 && count < limit) addresses[count++] = resume;
   uintptr_t context = word(task, resume_context_offset);
-  while (count < limit && context != 0 && context % sizeof(uintptr_t) == 0) {
-    uintptr_t resume_parent = word((const void *)context, sizeof(uintptr_t));
-    if (resume_parent == 0) break;
-    addresses[count++] = resume_parent;
+  for (int read = 0; read < most && kept < limit && resume != 0; read++) {
+    if (resume < skip_start || resume >= skip_end) addresses[kept++] = resume;
+    if (context == 0 || context % sizeof(uintptr_t) != 0) break;
+    resume = word((const void *)context, sizeof(uintptr_t));
     context = word((const void *)context, 0);
   }
-  return count;
+  return kept;
+}
+
+int lockstep_suspended_task_stack(const void *task, uintptr_t *addresses, int limit) {
+  return read_stack(task, addresses, limit, limit, 0, 0);
 }
 
 /// The addresses of the concurrency runtime's code (`libswift_Concurrency`), found once: the
@@ -145,23 +152,7 @@ static void find_runtime(void) {
 int lockstep_suspension_site(const void *task, uintptr_t *addresses, int limit) {
   static pthread_once_t once = PTHREAD_ONCE_INIT;
   pthread_once(&once, find_runtime);
-  if (!is_task(task)) return lockstep_task_stack_not_a_task;
-  uint32_t status =
-    __atomic_load_n((const uint32_t *)((const char *)task + status_flags_offset), __ATOMIC_ACQUIRE);
-  if (status & STATUS_COMPLETE) return lockstep_task_stack_complete;
-  if (status & STATUS_RUNNING) return lockstep_task_stack_running;
-  // The task's resume function, then each caller's, skipping the runtime's, until `limit` are kept
-  // or 16 were read.
-  int kept = 0;
-  uintptr_t resume = word(task, resume_function_offset);
-  uintptr_t context = word(task, resume_context_offset);
-  for (int read = 0; read < 16 && kept < limit && resume != 0; read++) {
-    if (resume < runtime_start || resume >= runtime_end) addresses[kept++] = resume;
-    if (context == 0 || context % sizeof(uintptr_t) != 0) break;
-    resume = word((const void *)context, sizeof(uintptr_t));
-    context = word((const void *)context, 0);
-  }
-  return kept;
+  return read_stack(task, addresses, limit, 16, runtime_start, runtime_end);
 }
 
 #else

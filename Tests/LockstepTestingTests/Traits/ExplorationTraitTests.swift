@@ -11,11 +11,11 @@ import Testing
 private func twoTasks() async {
   let finished = EventCounter("finished tasks")
   let first = Task(name: "first") {
-    await Task.yield()
+    await Task.yield()  // allowed: a choice point for the explored schedules
     finished.record()
   }
   let second = Task(name: "second") {
-    await Task.yield()
+    await Task.yield()  // allowed: a choice point for the explored schedules
     finished.record()
   }
   await first.value
