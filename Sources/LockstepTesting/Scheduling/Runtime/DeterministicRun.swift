@@ -437,26 +437,30 @@ final class DeterministicRun: @unchecked Sendable {
   /// it does not when where they wait cannot be read here: for runs that time out or reach their
   /// step limit.
   private func unfinishedTasks() -> [String] {
-    let (suspended, origins) = state.withLock { ($0.suspendedTaskObjects, $0.reportedTaskOrigins) }
-    TaskOriginSymbols.prepare(origins)
-    let unavailability = suspended.isEmpty ? nil : SuspendedTaskStacks.unavailability
-    let waits = SuspendedTaskStacks.lines(for: suspended)
+    let (waits, notShown) = readWaits()
     let tasks = state.withLock { $0.taskDescriptions(waits: waits) }
-    return tasks + (unavailability.map { ["(Where each task waits is not shown: \($0).)"] } ?? [])
+    return tasks + (notShown.map { ["(Where each task waits is not shown: \($0).)"] } ?? [])
   }
 
   private func makeReport(quarantined: Bool) -> DeterministicDeadlock {
-    let (suspended, origins) = state.withLock { ($0.suspendedTaskObjects, $0.reportedTaskOrigins) }
-    TaskOriginSymbols.prepare(origins)
-    let unavailability = suspended.isEmpty ? nil : SuspendedTaskStacks.unavailability
-    let waits = SuspendedTaskStacks.lines(for: suspended)
+    let (waits, notShown) = readWaits()
     return state.withLock { state in
       var report = DeterministicDeadlock(
         site: site, tasks: state.taskDescriptions(waits: waits), virtualTime: state.now,
-        trace: state.trace, quarantined: quarantined, waitsNotShown: unavailability)
+        trace: state.trace, quarantined: quarantined, waitsNotShown: notShown)
       report.sawWorkFromOutside = gracePeriod == .zero && state.jobsFromOtherThreads > 0
       return report
     }
+  }
+
+  /// Where each task a report describes waits, and why it cannot be read here if it cannot;
+  /// symbolicated (with where the tasks were created) outside the run's lock, so that describing
+  /// the tasks under it finds every name ready.
+  private func readWaits() -> (waits: [Int: [String]], notShown: String?) {
+    let (suspended, origins) = state.withLock { ($0.suspendedTaskObjects, $0.reportedTaskOrigins) }
+    TaskOriginSymbols.prepare(origins)
+    let notShown = suspended.isEmpty ? nil : SuspendedTaskStacks.unavailability
+    return (SuspendedTaskStacks.lines(for: suspended), notShown)
   }
 }
 
