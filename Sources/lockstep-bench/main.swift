@@ -36,6 +36,7 @@ let cases: [BenchmarkCase] = onlySelected([
   sequenceRecorderCase(quick: quick),
   shardCase(quick: quick),
   linearizabilityCase(quick: quick),
+  checkLinearizabilityCase(quick: quick),
 ])
 
 /// `12.3457`, `1,234,567`: four significant decimals for small figures, none for large ones.

@@ -19,33 +19,51 @@ package struct CallOutcome: Equatable, Sendable, CustomStringConvertible {
   /// Whether the call returned or threw.
   package let kind: Kind
   private let value: any Equatable & Sendable
+  /// What ``description`` prints, put in words only when a report asks.
+  private let shown: any Sendable
+
   /// The value or the error, as a report prints it: `3`, `throws Overdrawn()`.
-  package let description: String
+  package var description: String {
+    kind == .threw ? "throws \(shown)" : String(describing: shown)
+  }
+
+  private init(kind: Kind, value: any Equatable & Sendable, shown: any Sendable) {
+    self.kind = kind
+    self.value = value
+    self.shown = shown
+  }
 
   /// A call that returned `value`.
   package static func returned(_ value: some Equatable & Sendable) -> CallOutcome {
-    CallOutcome(kind: .returned, value: value, description: String(describing: value))
+    CallOutcome(kind: .returned, value: value, shown: value)
   }
 
   /// A call that returned nothing.
   package static var returnedVoid: CallOutcome {
-    CallOutcome(kind: .returned, value: VoidValue(), description: "()")
+    .returned(VoidResult())
   }
 
   /// A call that threw `error`.
   package static func threw(_ error: any Error) -> CallOutcome {
-    let description = "throws \(error)"
     let erased: Any = error
     if let equatable = erased as? any Equatable {
-      return CallOutcome(kind: .threw, value: equatableError(equatable), description: description)
+      return CallOutcome(kind: .threw, value: equatableError(equatable), shown: error)
     }
     let identity = ErrorIdentity(type: String(reflecting: type(of: error)), description: "\(error)")
-    return CallOutcome(kind: .threw, value: identity, description: description)
+    return CallOutcome(kind: .threw, value: identity, shown: error)
   }
 
   /// What a throwing call gave back.
   package static func of(_ body: () throws -> some Equatable & Sendable) -> CallOutcome {
     do { return .returned(try body()) } catch { return .threw(error) }
+  }
+
+  /// A result not known yet: equal to no recorded result.
+  static let unknown = CallOutcome(kind: .returned, value: Unknown(), shown: Unknown())
+
+  /// What an asynchronous, throwing call gave back.
+  package static func of(_ body: () async throws -> some Equatable & Sendable) async -> CallOutcome {
+    do { return .returned(try await body()) } catch { return .threw(error) }
   }
 
   package static func == (lhs: CallOutcome, rhs: CallOutcome) -> Bool {
@@ -66,6 +84,8 @@ package struct CallOutcome: Equatable, Sendable, CustomStringConvertible {
     EquatableError(value: error)
   }
 
-  /// The value of a call that returns nothing (`Void` is not `Equatable`).
-  private struct VoidValue: Equatable, Sendable {}
+  /// The value of ``unknown``, a type no call returns.
+  private struct Unknown: Equatable, Sendable, CustomStringConvertible {
+    var description: String { "?" }
+  }
 }

@@ -1,5 +1,5 @@
 /// Which order of calls a sequential explanation must respect.
-package enum ConsistencyCondition: Equatable, Sendable {
+public enum ConsistencyCondition: Equatable, Sendable {
   /// Real time: a call that returned before another was invoked comes first.
   case linearizability
   /// Quiescence only: calls separated by a moment when no call was in flight come in that order;

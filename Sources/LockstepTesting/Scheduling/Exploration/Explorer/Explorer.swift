@@ -39,6 +39,8 @@ final class Explorer: @unchecked Sendable {
   let gracePeriod: Duration
   let site: CallSite
   let body: LentBody<Void>
+  /// Judges each schedule after its run, outside it; `nil` when the body's own checks say all.
+  let judge: ScheduleJudge?
   /// A problem with how explore was called, or a replay that did not follow its token, reported
   /// after the exploration.
   private(set) var misuse: String?
@@ -63,8 +65,10 @@ final class Explorer: @unchecked Sendable {
 
   init(
     setup: ExplorationSetup, cancellation: CancellationInjection, maxSteps: Int,
-    timeout: Duration, gracePeriod: Duration = .zero, site: CallSite, body: LentBody<Void>
+    timeout: Duration, gracePeriod: Duration = .zero, site: CallSite, body: LentBody<Void>,
+    judge: ScheduleJudge? = nil
   ) {
+    self.judge = judge
     self.setup = setup
     self.cancellation = cancellation
     self.maxSteps = maxSteps
@@ -244,6 +248,10 @@ final class Explorer: @unchecked Sendable {
     } else if case .failure(let error) = completion.result {
       failures.append(bodyThrewText(error))
       if captured.isEmpty { failureSite = "the body threw \(String(reflecting: type(of: error)))" }
+    }
+    if let judge, let judgement = await judge(!failures.isEmpty) {
+      failures.append(judgement.failure)
+      if let key = judgement.key { failureSite = key }
     }
     let (trailed, waits) = run.state.withLock { ($0.picker as? CrashTrailPicker, $0.waitCount) }
     let picked = trailed?.picker

@@ -1,0 +1,143 @@
+/// Calls an object from several tasks at once, in generated scenarios, explores the interleavings
+/// of each, and reports a run whose results no order of the same calls, one at a time, gives.
+///
+/// The object itself, called one call at a time, is the specification: it is built afresh for
+/// every run by `make`. A failure is reported as a table of the calls and their results, shrunk to
+/// the fewest tasks and calls, with the timeline and a token that replays it. See
+/// <doc:CheckingAnActorUnderConcurrentCalls>.
+///
+/// ```swift
+/// @Test func counterIsLinearizable() async {
+///   await checkLinearizability(
+///     of: { Counter() },
+///     operations: [
+///       .call("increment") { await $0.increment() },
+///       .call("value") { await $0.value },
+///     ])
+/// }
+/// ```
+///
+/// - Parameters:
+///   - strategy: The schedules to explore for each scenario, as for ``explore(_:cancellation:maxSteps:timeout:gracePeriod:fileID:filePath:line:column:_:)``;
+///     ``ExplorationStrategy/replay(_:)-(String)`` takes the token a report printed (`C1.…/L2.…`).
+///   - scenarios: How many scenarios, and their sizes.
+///   - condition: What must explain the results: ``ConsistencyCondition/linearizability`` (an
+///     order that respects which call returned before another began) or the weaker
+///     ``ConsistencyCondition/quiescentConsistency``.
+///   - maxSteps: The most jobs one run may take; a run that takes more fails.
+///   - timeout: A real-time bound for each run.
+///   - make: Builds the object under test, afresh for each run.
+///   - operations: What the tasks may call; each call's result is compared by value, and a
+///     thrown error is a result too.
+///   - invariant: Checked on the object after every run, once all calls returned; record issues
+///     or throw to fail.
+/// - Returns: What ran and the failure, if any.
+@discardableResult
+public nonisolated(nonsending) func checkLinearizability<Object: Sendable>(
+  _ strategy: ExplorationStrategy = .random(schedules: 100),
+  scenarios: ConcurrentScenarios = .random(),
+  condition: ConsistencyCondition = .linearizability,
+  maxSteps: Int = 100_000, timeout: Duration = .seconds(60),
+  fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+  line: UInt = #line, column: UInt = #column,
+  of make: @escaping @Sendable () async -> Object,
+  operations: [LinearizabilityOperation<Object, Never>],
+  invariant: (@Sendable (Object) async throws -> Void)? = nil
+) async -> LinearizabilityResult {
+  await checking(
+    LinearizabilityExploration(
+      scenarios: scenarios, condition: condition, maxSteps: maxSteps, timeout: timeout,
+      site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column),
+      make: make, operations: operations, invariant: invariant, model: nil),
+    strategy)
+}
+
+/// Like ``checkLinearizability(_:scenarios:condition:maxSteps:timeout:fileID:filePath:line:column:of:operations:invariant:)``,
+/// comparing the results with a sequential model: a state that starts at `model`, and what each
+/// operation does to it.
+///
+/// ```swift
+/// await checkLinearizability(
+///   of: { Account(balance: 100) }, model: 100,
+///   operations: [
+///     .call("withdraw", with: [30, 80]) { try await $0.withdraw($1) } model: { balance, amount in
+///       guard balance >= amount else { throw Overdrawn() }
+///       balance -= amount
+///       return balance
+///     }
+///   ])
+/// ```
+///
+/// - Parameters:
+///   - strategy: The schedules to explore for each scenario.
+///   - scenarios: How many scenarios, and their sizes.
+///   - condition: What must explain the results.
+///   - maxSteps: The most jobs one run may take.
+///   - timeout: A real-time bound for each run.
+///   - make: Builds the object under test, afresh for each run.
+///   - model: The model's state before the first call.
+///   - operations: What the tasks may call, each with its model.
+///   - invariant: Checked on the object after every run.
+/// - Returns: What ran and the failure, if any.
+@discardableResult
+public nonisolated(nonsending) func checkLinearizability<Object: Sendable, Model: Hashable & Sendable>(
+  _ strategy: ExplorationStrategy = .random(schedules: 100),
+  scenarios: ConcurrentScenarios = .random(),
+  condition: ConsistencyCondition = .linearizability,
+  maxSteps: Int = 100_000, timeout: Duration = .seconds(60),
+  fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+  line: UInt = #line, column: UInt = #column,
+  of make: @escaping @Sendable () async -> Object,
+  model: Model,
+  operations: [LinearizabilityOperation<Object, Model>],
+  invariant: (@Sendable (Object) async throws -> Void)? = nil
+) async -> LinearizabilityResult {
+  await checking(
+    LinearizabilityExploration(
+      scenarios: scenarios, condition: condition, maxSteps: maxSteps, timeout: timeout,
+      site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column),
+      make: make, operations: operations, invariant: invariant, model: model),
+    strategy)
+}
+
+/// What both forms do: checks the arguments, then runs the check holding the run lock.
+private nonisolated(nonsending) func checking<Object: Sendable, Model: Hashable & Sendable>(
+  _ check: LinearizabilityExploration<Object, Model>, _ strategy: ExplorationStrategy
+) async -> LinearizabilityResult {
+  var check = check
+  let site = check.site
+  var problems = check.problems(strategy)
+  if let reason = RuntimeHooks.unavailability {
+    problems.append("deterministic scheduling is unavailable: \(reason)")
+  }
+  let notRun = LinearizabilityResult(scenariosRun: 0, schedulesRun: 0, failure: nil, ranOutOfTime: false)
+  guard problems.isEmpty, let setup = check.setup else {
+    reportIssue(
+      "checkLinearizability \(strategy): \(problems.joined(separator: "; ")). Nothing ran.", at: site)
+    return notRun
+  }
+  HashingDeterminism.warnOnceIfNotDeterministic(at: site)
+  let outcome: (result: LinearizabilityResult, misuse: String?)
+  do {
+    outcome = try await RunLifecycle.exclusively(at: site) {
+      await FailureCapture.capturing { capture in await check.run(setup, capture) }
+    }
+  } catch let error as NestedDeterministicRun {
+    reportIssue(
+      "checkLinearizability cannot run inside another deterministic run (the one started at "
+        + "\(error.outerRun)): it runs its scenarios on the scheduler itself. Call it from a test "
+        + "that is not under the .deterministic trait or withDeterministicScheduling. Nothing ran.",
+      at: site)
+    return notRun
+  } catch {
+    reportIssue("checkLinearizability could not run: \(error)", at: site)
+    return notRun
+  }
+  if let misuse = outcome.misuse { reportIssue("checkLinearizability: \(misuse)", at: site) }
+  if let failure = outcome.result.failure {
+    let picture = TimelinePictureReport.deliver(
+      failure.timelineSVG, label: TimelinePictureReport.label(at: site), subject: "run", at: site)
+    reportIssue(failure.description + "\n" + picture, at: site)
+  }
+  return outcome.result
+}

@@ -1,0 +1,217 @@
+/// One `checkLinearizability` call: generates its scenarios, explores each with the strategy,
+/// judges every run, and shrinks a failing scenario to the smallest that still fails.
+struct LinearizabilityExploration<Object: Sendable, Model: Hashable & Sendable>: Sendable {
+  let scenarios: ConcurrentScenarios
+  let condition: ConsistencyCondition
+  let maxSteps: Int
+  let timeout: Duration
+  let site: CallSite
+  let make: @Sendable () async -> Object
+  let operations: [LinearizabilityOperation<Object, Model>]
+  let invariant: (@Sendable (Object) async throws -> Void)?
+  /// The model's initial state; `nil` when the object itself is the specification.
+  let model: Model?
+  /// The scenario a replay token names; `nil` when scenarios are generated.
+  private(set) var replayed: Scenario?
+  /// The schedules of each scenario, read from the strategy and the environment.
+  private(set) var setup: ExplorationSetup?
+
+  /// The most smaller scenarios one shrinking explores.
+  static var shrinkingBudget: Int { 64 }
+
+  init(
+    scenarios: ConcurrentScenarios, condition: ConsistencyCondition, maxSteps: Int,
+    timeout: Duration, site: CallSite, make: @escaping @Sendable () async -> Object,
+    operations: [LinearizabilityOperation<Object, Model>],
+    invariant: (@Sendable (Object) async throws -> Void)?, model: Model?
+  ) {
+    self.scenarios = scenarios
+    self.condition = condition
+    self.maxSteps = maxSteps
+    self.timeout = timeout
+    self.site = site
+    self.make = make
+    self.operations = operations
+    self.invariant = invariant
+    self.model = model
+  }
+
+  /// Reads `strategy` (a replay names its scenario too) and says what is wrong with the check's
+  /// arguments; nothing runs unless this is empty.
+  mutating func problems(_ strategy: ExplorationStrategy) -> [String] {
+    var problems: [String] = []
+    var schedules = strategy
+    if case .replay(_, let text) = strategy.kind {
+      let parts = text.split(separator: "/", maxSplits: 1)
+      if parts.count == 2, let scenario = ScenarioCodec.decode(parts[0]),
+        let token = ReplayToken(String(parts[1]))
+      {
+        replayed = scenario
+        schedules = ExplorationStrategy(kind: .replay(token, text: text), timeBudget: strategy.timeBudget)
+        if let problem = problem(calling: scenario) { problems.append(problem) }
+      } else {
+        problems.append(
+          "\"\(text)\" is not a token of checkLinearizability: replay the token its report printed, "
+            + "\"C1.…/L2.…\" (a scenario and a schedule)")
+      }
+    }
+    let setup = ExplorationSetup(strategy: schedules, pinned: [], environment: .current)
+    self.setup = setup
+    problems += setup.problems
+    if let problem = scenarios.problem { problems.append("scenarios: \(problem)") }
+    if operations.isEmpty { problems.append("operations: give at least one operation") }
+    for operation in operations where operation.argumentCount == 0 {
+      problems.append("operations: \(operation.name) has no arguments to pick from (with: [])")
+    }
+    if maxSteps < 1 { problems.append("maxSteps: \(maxSteps) must be at least 1") }
+    if timeout <= .zero { problems.append("timeout: \(timeout.lockstepText) must be more than zero") }
+    return problems
+  }
+
+  /// What is wrong with replaying `scenario` with these operations, if anything.
+  private func problem(calling scenario: Scenario) -> String? {
+    let calls = scenario.before + scenario.tasks.flatMap { $0 } + scenario.after
+    for call in calls {
+      guard call.operation < operations.count,
+        call.argument < operations[call.operation].argumentCount
+      else {
+        return "the token's scenario calls operations this check does not have: replay it with "
+          + "the operations of the check that printed it"
+      }
+    }
+    return nil
+  }
+
+  /// Runs the scenarios; returns the result and a problem with the operations, if one was found.
+  func run(_ setup: ExplorationSetup, _ capture: FailureCapture) async
+    -> (LinearizabilityResult, String?)
+  {
+    let replays = SequentialReplays(
+      operations: operations, make: make, timeout: timeout, site: site)
+    let clock = ExplorationClock()
+    let count = replayed == nil ? scenarios.count : 1
+    var schedules = 0
+    var scenariosRun = 0
+    var ranOutOfTime = false
+    for index in 0..<count {
+      if index > 0, let budget = setup.effective.timeBudget, clock.elapsed >= budget {
+        ranOutOfTime = true
+        break
+      }
+      let scenario =
+        replayed ?? scenarios.scenario(index, argumentCounts: operations.map(\.argumentCount))
+      let strategy = replayed == nil ? setup.strategy.reseeded(for: index) : setup.strategy
+      let explored = await explore(scenario, strategy, replays, capture)
+      scenariosRun += 1
+      schedules += explored.result.schedulesRun
+      if let problem = explored.problem {
+        return (
+          LinearizabilityResult(
+            scenariosRun: scenariosRun, schedulesRun: schedules, failure: nil,
+            ranOutOfTime: false), problem
+        )
+      }
+      guard let found = explored.result.failure else { continue }
+      var reported = (scenario: scenario, failure: found, table: explored.table)
+      var tried = 0
+      if replayed == nil {
+        (reported, tried) = await shrink(reported, strategy, replays, capture)
+      }
+      let failure = LinearizabilityFailure(
+        scenario: index + 1, scenarioCount: count,
+        isNotLinearizable: Self.isNotLinearizable(reported.failure),
+        calls: reported.table,
+        foundSize: scenario.size, size: reported.scenario.size, smallerScenariosTried: tried,
+        token: "\(ScenarioCodec.encode(reported.scenario))/\(reported.failure.token)",
+        schedule: reported.failure, title: setup.title)
+      return (
+        LinearizabilityResult(
+          scenariosRun: scenariosRun, schedulesRun: schedules, failure: failure,
+          ranOutOfTime: false), nil
+      )
+    }
+    return (
+      LinearizabilityResult(
+        scenariosRun: scenariosRun, schedulesRun: schedules, failure: nil, ranOutOfTime: ranOutOfTime),
+      nil
+    )
+  }
+
+  /// Explores the schedules of one scenario.
+  private func explore(
+    _ scenario: Scenario, _ strategy: ExplorationStrategy, _ replays: SequentialReplays<Object, Model>,
+    _ capture: FailureCapture
+  ) async -> (result: ExplorationResult, problem: String?, table: String) {
+    let recorder = CallRecorder()
+    let specification: ScenarioJudge<Object, Model>.Specification
+    if let model {
+      let operations = operations
+      specification = .model(
+        SequentialSpecification(initial: model) { state, call in
+          operations[call.operation].model?(&state, call.argument) ?? .unknown
+        })
+    } else {
+      specification = .object(replays)
+    }
+    let judge = ScenarioJudge(
+      scenario: scenario, operations: operations, recorder: recorder, condition: condition,
+      specification: specification)
+    let run = ScenarioRun(
+      scenario: scenario, operations: operations, make: make, invariant: invariant,
+      recorder: recorder, site: site)
+    let explorer = Explorer(
+      setup: ExplorationSetup(strategy: strategy, pinned: [], environment: .current),
+      cancellation: .none, maxSteps: maxSteps, timeout: timeout, site: site,
+      body: LentBody { try await run.run() }, judge: { await judge.judge(failedAlready: $0) })
+    let result = await explorer.run(capture)
+    return (result, judge.problem ?? explorer.misuse, judge.lastTable)
+  }
+
+  /// The smallest scenario found that still fails the same way: one call or one task fewer at a
+  /// time, as long as a smaller scenario fails, within ``shrinkingBudget`` explorations.
+  private func shrink(
+    _ found: (scenario: Scenario, failure: ExplorationFailure, table: String),
+    _ strategy: ExplorationStrategy, _ replays: SequentialReplays<Object, Model>,
+    _ capture: FailureCapture
+  ) async -> ((scenario: Scenario, failure: ExplorationFailure, table: String), tried: Int) {
+    var best = found
+    var tried = 0
+    let kind = Self.isNotLinearizable(found.failure)
+    var shrinking = true
+    while shrinking {
+      shrinking = false
+      for candidate in best.scenario.smaller {
+        guard tried < Self.shrinkingBudget else { return (best, tried) }
+        tried += 1
+        let explored = await explore(candidate, strategy, replays, capture)
+        if let failure = explored.result.failure, Self.isNotLinearizable(failure) == kind {
+          best = (candidate, failure, explored.table)
+          shrinking = true
+          break
+        }
+      }
+    }
+    return (best, tried)
+  }
+
+  /// Whether a failing schedule's results were ones no order of the calls gives.
+  private static func isNotLinearizable(_ failure: ExplorationFailure) -> Bool {
+    failure.failures.last?.hasPrefix(ScenarioJudge<Object, Model>.notLinearizable) ?? false
+  }
+}
+
+extension ExplorationStrategy {
+  /// The strategy for scenario `index`: random and PCT strategies with a seed of its own, so that
+  /// scenarios do not all try the same schedules.
+  fileprivate func reseeded(for index: Int) -> Self {
+    let mix = UInt64(index) &* 0xD1B5_4A32_D192_ED03
+    switch kind {
+    case .random(let schedules, let seed):
+      return Self(kind: .random(schedules: schedules, seed: seed ^ mix), timeBudget: timeBudget)
+    case .pct(let schedules, let depth, let seed):
+      return Self(kind: .pct(schedules: schedules, depth: depth, seed: seed ^ mix), timeBudget: timeBudget)
+    case .exhaustive, .replay:
+      return self
+    }
+  }
+}

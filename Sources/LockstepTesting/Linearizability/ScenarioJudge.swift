@@ -1,0 +1,122 @@
+/// Judges each run of one scenario: whether some order of its calls, one at a time, gives the
+/// results the run recorded, against the operations' model or the object itself.
+final class ScenarioJudge<Object: Sendable, Model: Hashable & Sendable>: @unchecked Sendable {
+  // One exploration uses it at a time, from its loop.
+
+  /// What the results are compared with.
+  enum Specification {
+    case model(SequentialSpecification<Model, ScenarioCall, CallOutcome>)
+    case object(SequentialReplays<Object, Model>)
+  }
+
+  /// The first line of the failure a judge adds: what tells a run that no order explains.
+  static var notLinearizable: String { "No order of these calls, one at a time, gives these results." }
+
+  let scenario: Scenario
+  let operations: [LinearizabilityOperation<Object, Model>]
+  let recorder: CallRecorder
+  let condition: ConsistencyCondition
+  let specification: Specification
+  /// A problem with the operations found while learning what the object does alone: reported
+  /// once, after the exploration; later runs are not judged.
+  private(set) var problem: String?
+  /// The histories found linearizable so far, by the positions of their calls' invocations and
+  /// responses: the results of each. Many schedules give one history; it is checked once.
+  private var explained: [[Int]: [[CallOutcome?]]] = [:]
+
+  /// The calls of the last run judged.
+  private var lastHistory = History<ScenarioCall, CallOutcome>()
+
+  /// The table of the last run judged.
+  var lastTable: String {
+    ScenarioTable(scenario: scenario, history: lastHistory, text: text).description
+  }
+
+  init(
+    scenario: Scenario, operations: [LinearizabilityOperation<Object, Model>],
+    recorder: CallRecorder, condition: ConsistencyCondition, specification: Specification
+  ) {
+    self.scenario = scenario
+    self.operations = operations
+    self.recorder = recorder
+    self.condition = condition
+    self.specification = specification
+  }
+
+  func judge(failedAlready: Bool) async -> ScheduleJudgement? {
+    let history = recorder.history
+    let table = ScenarioTable(scenario: scenario, history: history, text: text)
+    lastHistory = history
+    if failedAlready { return ScheduleJudgement(failure: "The calls:\n\(table.description)", key: nil) }
+    guard problem == nil else { return nil }
+    let positions = history.calls.flatMap { [$0.invocation, $0.response?.position ?? -1] }
+    let outcomes = history.calls.map { $0.response?.outcome }
+    if explained[positions]?.contains(outcomes) == true { return nil }
+    let explanation: String?
+    switch specification {
+    case .model(let model):
+      explanation = explain(history, against: model, table: table)
+    case .object(let replays):
+      var found: String?
+      while true {
+        found = explain(history, against: replays.specification, table: table)
+        guard found != nil, replays.isMissingSome else { break }
+        if let problem = await replays.learnMissing() {
+          self.problem = problem
+          return nil
+        }
+      }
+      explanation = found
+    }
+    guard let explanation else {
+      explained[positions, default: []].append(outcomes)
+      return nil
+    }
+    return ScheduleJudgement(
+      failure: "\(Self.notLinearizable)\n\(table.description)\n\(explanation)",
+      key: Self.notLinearizable)
+  }
+
+  private func text(_ call: ScenarioCall) -> String {
+    operations[call.operation].text(argument: call.argument)
+  }
+
+  /// `nil` when `history` is linearizable against `specification`; otherwise the longest order
+  /// that gives the recorded results, and what each call that could go next would give instead.
+  private func explain<State: Hashable>(
+    _ history: History<ScenarioCall, CallOutcome>,
+    against specification: SequentialSpecification<State, ScenarioCall, CallOutcome>,
+    table: ScenarioTable
+  ) -> String? {
+    let checker = LinearizabilityChecker(specification, condition: condition)
+    guard case .notLinearizable(let closest) = checker.check(history) else { return nil }
+    var state = specification.initial
+    for id in closest { _ = specification.apply(&state, history.calls[id].operation) }
+    let ordered = condition == .quiescentConsistency ? history.quiescentlyOrdered() : history
+    let done = Set(closest)
+    let left = ordered.calls.filter { !done.contains($0.id) }
+    let earliest = left.compactMap { $0.response?.position }.min() ?? .max
+    let next = left.filter { $0.invocation <= earliest && !$0.isPending }
+    func label(_ id: Int) -> String { "\(table.maker(of: id)): \(text(history.calls[id].operation))" }
+    var lines: [String] = []
+    if closest.isEmpty {
+      lines.append("No call gives its result first:")
+    } else {
+      let order = closest.map { id in
+        label(id) + (history.calls[id].response.map { " → \($0.outcome)" } ?? "")
+      }
+      lines.append("The longest order that gives the results: \(order.joined(separator: ", ")).")
+      lines.append("After it, no call gives its result:")
+    }
+    for call in next {
+      var after = state
+      let would = specification.apply(&after, call.operation)
+      lines.append(
+        "  \(label(call.id)) returned \(call.response!.outcome), but would return \(would) here.")
+    }
+    if condition == .quiescentConsistency {
+      lines.append("(Quiescent consistency: calls between two moments with no call in flight may go in any order.)")
+    }
+    return lines.joined(separator: "\n")
+  }
+}

@@ -1,0 +1,215 @@
+import LockstepTestSupport
+import Synchronization
+import Testing
+
+@testable import LockstepTesting
+
+/// A counter whose `increment` reads, awaits, then writes.
+private actor RacyCounter {
+  private var count = 0
+  private let store = Store()
+
+  func increment() async -> Int {
+    let read = count
+    await store.touch()
+    count = read + 1
+    return count
+  }
+
+  var value: Int { count }
+}
+
+private actor Store {
+  func touch() {}
+}
+
+/// A correct counter.
+private actor Counter {
+  private var count = 0
+  func increment() -> Int {
+    count += 1
+    return count
+  }
+}
+
+/// A lock that `take` waits for until `give` is called: `take` never returns when called alone.
+private actor Handoff {
+  private var waiting: [CheckedContinuation<Int, Never>] = []
+  func take() async -> Int { await withCheckedContinuation { waiting.append($0) } }
+  func give() -> Int {
+    guard !waiting.isEmpty else { return 0 }
+    waiting.removeFirst().resume(returning: 1)
+    return 1
+  }
+}
+
+/// Gives a new number each time it is made, whatever is called: not deterministic alone.
+private final class Drifting: Sendable {
+  static let made = Mutex(0)
+  let number: Int
+  init() { number = Self.made.withLock { $0 += 1; return $0 } }
+  func read() -> Int { number }
+}
+
+private let racyOperations: [LinearizabilityOperation<RacyCounter, Never>] = [
+  .call("increment") { await $0.increment() }
+]
+
+@Suite(.timeLimit(.minutes(1)))
+struct CheckLinearizabilityTests {
+  @Test func aReportShowsTheCallsTheirResultsAndWhyNoOrderGivesThem() async {
+    let (result, issues) = await collectingIssues {
+      await checkLinearizability(of: { RacyCounter() }, operations: racyOperations)
+    }
+    let issue = expectOneIssue(
+      issues, containing: "found results that no order of the calls gives",
+      "increment() → 1 | increment() → 1",
+      "No order of these calls, one at a time, gives these results.",
+      "returned 1, but would return 2 here.", "Replay it exactly with: .replay(\"C1.",
+      "Timeline of the run:", "calls increment()")
+    #expect(issue != nil)
+    #expect(result.failure?.size == "2 tasks × 1 call")
+  }
+
+  @Test func theTokenReplaysTheReportedScenarioAndSchedule() async {
+    let (found, _) = await collectingIssues {
+      await checkLinearizability(of: { RacyCounter() }, operations: racyOperations)
+    }
+    guard let token = found.failure?.token else {
+      Issue.record("nothing found")
+      return
+    }
+    let (replayed, issues) = await collectingIssues {
+      await checkLinearizability(.replay(token), of: { RacyCounter() }, operations: racyOperations)
+    }
+    expectOneIssue(issues, containing: "increment() → 1 | increment() → 1")
+    #expect(replayed.schedulesRun == 1 && replayed.failure?.token == token)
+  }
+
+  @Test func aModelIsTheSpecificationWhenGiven() async {
+    // The correct counter checked against a model that counts by two: every result is wrong.
+    let (result, issues) = await collectingIssues {
+      await checkLinearizability(
+        scenarios: .random(3), of: { Counter() }, model: 0,
+        operations: [
+          .call("increment", { await $0.increment() }, model: { count in count += 2; return count })
+        ])
+    }
+    expectOneIssue(issues, containing: "would return 2 here")
+    #expect(result.failure?.isNotLinearizable == true)
+  }
+
+  @Test func aCorrectCounterPassesAgainstItsModelAndAlone() async {
+    let (results, issues) = await collectingIssues {
+      [
+        await checkLinearizability(
+          of: { Counter() }, model: 0,
+          operations: [
+            .call("increment", { await $0.increment() }, model: { count in count += 1; return count })
+          ]),
+        await checkLinearizability(
+          condition: .quiescentConsistency, of: { Counter() },
+          operations: [.call("increment") { await $0.increment() }]),
+      ]
+    }
+    expectIssues(issues, containing: [])
+    #expect(results.allSatisfy { $0.failure == nil && $0.scenariosRun == 20 })
+  }
+
+  @Test func anInvariantThatFailsIsReportedWithTheCalls() async {
+    let (result, issues) = await collectingIssues {
+      await checkLinearizability(
+        of: { Counter() }, operations: [.call("increment") { await $0.increment() }],
+        invariant: { counter in
+          let count = await counter.increment()
+          #expect(count < 3, "the count passed 2")
+        })
+    }
+    expectOneIssue(issues, containing: "found a failing run", "the count passed 2", "The calls:")
+    #expect(result.failure?.isNotLinearizable == false)
+  }
+
+  @Test func aCallThatNeverReturnsIsNamedInTheDeadlockReport() async {
+    let (result, issues) = await collectingIssues {
+      await checkLinearizability(
+        scenarios: .random(5, tasks: 1...1, callsPerTask: 1...1, callsBefore: 0...0, callsAfter: 0...0),
+        of: { Handoff() }, model: 0,
+        operations: [.call("take", { await $0.take() }, model: { _ in 1 })])
+    }
+    expectOneIssue(issues, containing: "Deadlock", "take() … never returned")
+    #expect(result.failure?.size == "1 task × 1 call")
+  }
+
+  @Test func anObjectThatGivesOtherResultsAloneIsReportedNotJudged() async {
+    let (result, issues) = await collectingIssues {
+      await checkLinearizability(
+        scenarios: .random(1, tasks: 2...2, callsPerTask: 1...1, callsBefore: 0...0, callsAfter: 0...0),
+        of: { Drifting() }, operations: [.call("read") { $0.read() }])
+    }
+    expectOneIssue(issues, containing: "gave two results for the same calls", "model:")
+    #expect(result.failure == nil)
+  }
+
+  @Test func misuseIsReportedAndNothingRuns() async {
+    let (results, issues) = await collectingIssues {
+      [
+        await checkLinearizability(of: { Counter() }, operations: []),
+        await checkLinearizability(
+          scenarios: .random(0, tasks: 0...2), of: { Counter() },
+          operations: [.call("increment") { await $0.increment() }]),
+        await checkLinearizability(
+          .replay("L2.AQAIAkRVAgAA-vMU9srOaw"), of: { Counter() },
+          operations: [.call("increment") { await $0.increment() }]),
+        await checkLinearizability(
+          of: { Counter() },
+          operations: [.call("add", with: [Int]()) { counter, _ in await counter.increment() }]),
+      ]
+    }
+    expectIssues(
+      issues,
+      containing: [
+        "operations: give at least one operation", "count: 0 must be at least 1",
+        "is not a token of checkLinearizability", "add has no arguments to pick from",
+      ])
+    #expect(results.allSatisfy { $0.scenariosRun == 0 })
+  }
+}
+
+@Suite(.timeLimit(.minutes(1)))
+struct ConcurrentScenariosTests {
+  @Test func scenariosDependOnlyOnTheSeedAndStayWithinTheirSizes() {
+    let scenarios = ConcurrentScenarios.random(
+      50, tasks: 2...3, callsPerTask: 1...3, callsBefore: 0...1, callsAfter: 0...2, seed: 9)
+    let made = (0..<50).map { scenarios.scenario($0, argumentCounts: [1, 3]) }
+    #expect(made == (0..<50).map { scenarios.scenario($0, argumentCounts: [1, 3]) })
+    #expect(Set(made).count > 40)
+    for scenario in made {
+      #expect((2...3).contains(scenario.tasks.count))
+      #expect(scenario.tasks.allSatisfy { (1...3).contains($0.count) })
+      #expect(scenario.before.count <= 1 && scenario.after.count <= 2)
+      let calls = scenario.before + scenario.tasks.flatMap { $0 } + scenario.after
+      #expect(calls.allSatisfy { $0.argument < [1, 3][$0.operation] })
+    }
+  }
+
+  @Test func aScenarioTokenReadsBackTheScenario() {
+    let scenario = Scenario(
+      before: [ScenarioCall(operation: 1, argument: 200)],
+      tasks: [[ScenarioCall(operation: 0, argument: 0)], [ScenarioCall(operation: 2, argument: 1)]],
+      after: [])
+    let text = ScenarioCodec.encode(scenario)
+    #expect(text.hasPrefix("C1."))
+    #expect(ScenarioCodec.decode(text[...]) == scenario)
+    #expect(ScenarioCodec.decode("C1.AAA") == nil)
+    #expect(ScenarioCodec.decode("L2.AQAIAkRVAgAA") == nil)
+  }
+
+  @Test func smallerScenariosHaveOneTaskOrOneCallFewer() {
+    let call = ScenarioCall(operation: 0, argument: 0)
+    let scenario = Scenario(before: [call], tasks: [[call, call], [call]], after: [call])
+    let smaller = scenario.smaller
+    #expect(smaller.allSatisfy { $0.callCount == scenario.callCount - 1 || $0.tasks.count == 1 })
+    #expect(smaller.allSatisfy { $0.tasks.allSatisfy { !$0.isEmpty } })
+    #expect(smaller.count == 2 + 1 + 1 + 2)
+  }
+}
