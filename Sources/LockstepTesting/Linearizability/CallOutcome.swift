@@ -27,6 +27,16 @@ package struct CallOutcome: Equatable, Sendable, CustomStringConvertible {
     kind == .threw ? "throws \(shown)" : String(describing: shown)
   }
 
+  /// `returned 3`, `threw Overdrawn()`; with `would`, `would return 3`, `would throw Overdrawn()`.
+  func statement(would: Bool) -> String {
+    switch (kind, would) {
+    case (.returned, false): "returned \(shown)"
+    case (.threw, false): "threw \(shown)"
+    case (.returned, true): "would return \(shown)"
+    case (.threw, true): "would throw \(shown)"
+    }
+  }
+
   private init(kind: Kind, value: any Equatable & Sendable, shown: any Sendable) {
     self.kind = kind
     self.value = value

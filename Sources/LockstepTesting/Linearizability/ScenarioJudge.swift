@@ -111,8 +111,8 @@ final class ScenarioJudge<Object: Sendable, Model: Hashable & Sendable>: @unchec
     for call in next {
       var after = state
       let would = specification.apply(&after, call.operation)
-      lines.append(
-        "  \(label(call.id)) returned \(call.response!.outcome), but would return \(would) here.")
+      let recorded = call.response.map { $0.outcome.statement(would: false) } ?? ""
+      lines.append("  \(label(call.id)) \(recorded), but \(would.statement(would: true)) here.")
     }
     if condition == .quiescentConsistency {
       lines.append("(Quiescent consistency: calls between two moments with no call in flight may go in any order.)")
