@@ -13,7 +13,12 @@ private let operations: [LinearizabilityOperation<VisitCounter, Never>] = [
 ]
 
 private let modelled: [LinearizabilityOperation<VisitCounter, Int>] = [
-  .call("increment", { await $0.increment() }, model: { count in count += 1; return count }),
+  .call(
+    "increment", { await $0.increment() },
+    model: { count in
+      count += 1
+      return count
+    }),
   .call("value", { await $0.value }, model: { count in count }),
 ]
 
@@ -72,7 +77,8 @@ func checkLinearizabilityCase(quick: Bool) -> BenchmarkCase {
     }
     let (model, _) = await alternatingMedianSeconds(repetitions: quick ? 3 : 7) {
       _ = await collectingIssues { await checkModel() }
-    } _: {}
+    } _: {
+    }
     try require(failures.isEmpty, "a correct counter was reported: \(failures.first ?? "")")
     try require(runs == count * schedules, "ran \(runs) runs, not \(count * schedules)")
     let total = Double(count * schedules)

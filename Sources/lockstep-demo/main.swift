@@ -71,7 +71,7 @@ func runDemo() async -> Bool {
       print("")
     }
   }
-  // Scenarios 1-6, then the race finder (7), then values over time (8, 9).
+  // Scenarios 1-6, then the race finder (7), values over time (8, 9), concurrent calls (10).
   await runChecks(of: scenarios)
   let race = await runRaceFinder()
   healthy = healthy && race.healthy
@@ -79,10 +79,14 @@ func runDemo() async -> Bool {
   if race.foundAt != nil { caught += 1 }
   print("")
   await runChecks(of: valuesOverTimeScenarios)
+  let calls = await runConcurrentCallsChecker()
+  healthy = healthy && calls.healthy
+  bugs += calls.broken
+  caught += calls.caught
   var found = race.foundAt.map { "found at schedule \($0)" } ?? "NOT found"
   if race.foundAt != nil { found += race.replayed ? ", replayed exactly" : ", NOT replayed" }
   print(
-    "Summary: \(scenarios.count + valuesOverTimeScenarios.count + 1) scenarios, \(caught) of \(bugs) bugs caught, each by a "
+    "Summary: \(scenarios.count + valuesOverTimeScenarios.count + 2) scenarios, \(caught) of \(bugs) bugs caught, each by a "
       + "check of its own; Lockstep \(healthy ? "behaved" : "MISBEHAVED").")
   let correct =
     race.correctPassed

@@ -15,7 +15,12 @@ public final class LockedCounter: Sendable {
 
   /// Adds one and returns the count after it.
   @discardableResult
-  public func increment() -> Int { count.withLock { $0 += 1; return $0 } }
+  public func increment() -> Int {
+    count.withLock {
+      $0 += 1
+      return $0
+    }
+  }
 
   /// Adds `amount` unless the count would pass `limit`; returns whether it did.
   public func add(_ amount: Int, upTo limit: Int) -> Bool {

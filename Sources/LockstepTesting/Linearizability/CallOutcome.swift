@@ -24,17 +24,24 @@ package struct CallOutcome: Equatable, Sendable, CustomStringConvertible {
 
   /// The value or the error, as a report prints it: `3`, `throws Overdrawn()`.
   package var description: String {
-    kind == .threw ? "throws \(shown)" : String(describing: shown)
+    kind == .threw ? "throws \(shown)" : Self.text(shown)
   }
 
   /// `returned 3`, `threw Overdrawn()`; with `would`, `would return 3`, `would throw Overdrawn()`.
   func statement(would: Bool) -> String {
     switch (kind, would) {
-    case (.returned, false): "returned \(shown)"
+    case (.returned, false): "returned \(Self.text(shown))"
     case (.threw, false): "threw \(shown)"
-    case (.returned, true): "would return \(shown)"
+    case (.returned, true): "would return \(Self.text(shown))"
     case (.threw, true): "would throw \(shown)"
     }
+  }
+
+  /// A value as a report prints it: an optional as its value or `nil`, not `Optional(3)`.
+  private static func text(_ value: Any) -> String {
+    let mirror = Mirror(reflecting: value)
+    guard mirror.displayStyle == .optional else { return String(describing: value) }
+    return mirror.children.first.map { text($0.value) } ?? "nil"
   }
 
   private init(kind: Kind, value: any Equatable & Sendable, shown: any Sendable) {
@@ -72,7 +79,9 @@ package struct CallOutcome: Equatable, Sendable, CustomStringConvertible {
   static let unknown = CallOutcome(kind: .returned, value: Unknown(), shown: Unknown())
 
   /// What an asynchronous, throwing call gave back.
-  package static func of(_ body: () async throws -> some Equatable & Sendable) async -> CallOutcome {
+  package static func awaiting(_ body: () async throws -> some Equatable & Sendable) async
+    -> CallOutcome
+  {
     do { return .returned(try await body()) } catch { return .threw(error) }
   }
 

@@ -100,7 +100,12 @@ struct LinearizabilityExploration<Object: Sendable, Model: Hashable & Sendable>:
       }
       let scenario =
         replayed ?? scenarios.scenario(index, argumentCounts: operations.map(\.argumentCount))
-      let strategy = replayed == nil ? setup.strategy.reseeded(for: index) : setup.strategy
+      var strategy = replayed == nil ? setup.strategy.reseeded(for: index) : setup.strategy
+      if let budget = setup.effective.timeBudget, replayed == nil {
+        // The scenarios left share the time left.
+        let share = (budget - clock.elapsed) / (count - index)
+        strategy = strategy.forAtMost(max(share, .milliseconds(1)))
+      }
       let explored = await explore(scenario, strategy, replays, capture)
       scenariosRun += 1
       schedules += explored.result.schedulesRun

@@ -36,10 +36,10 @@ public struct LinearizabilityFailure: Sendable, CustomStringConvertible {
 
   /// The report's first line.
   var headline: String {
-    let where_ = "scenario \(scenario) of \(scenarioCount), \(title)"
+    let place = "scenario \(scenario) of \(scenarioCount), \(title)"
     return isNotLinearizable
-      ? "checkLinearizability found results that no order of the calls gives (\(where_))."
-      : "checkLinearizability found a failing run (\(where_))."
+      ? "checkLinearizability found results that no order of the calls gives (\(place))."
+      : "checkLinearizability found a failing run (\(place))."
   }
 
   var replayLine: String { "Replay it exactly with: .replay(\"\(token)\")" }

@@ -41,7 +41,7 @@ extension LinearizabilityOperation where Model == Never {
   ) -> Self {
     Self(
       name: name, argumentTexts: nil,
-      perform: { object, _ in await CallOutcome.of { try await call(object) } }, model: nil)
+      perform: { object, _ in await CallOutcome.awaiting { try await call(object) } }, model: nil)
   }
 
   /// An operation with an argument picked from `arguments` for each call, checked against the
@@ -57,7 +57,7 @@ extension LinearizabilityOperation where Model == Never {
   ) -> Self {
     Self(
       name: name, argumentTexts: arguments.map { String(describing: $0) },
-      perform: { object, index in await CallOutcome.of { try await call(object, arguments[index]) } },
+      perform: { object, index in await CallOutcome.awaiting { try await call(object, arguments[index]) } },
       model: nil)
   }
 
@@ -66,8 +66,10 @@ extension LinearizabilityOperation where Model == Never {
   public static func call(
     _ name: String, _ call: @escaping @Sendable (Object) async throws -> Void
   ) -> Self {
-    Self.call(name) { object in try await call(object)
-      return VoidResult() }
+    Self.call(name) { object in
+      try await call(object)
+      return VoidResult()
+    }
   }
 
   /// An operation with an argument that returns nothing, checked against the object itself.
@@ -96,7 +98,7 @@ extension LinearizabilityOperation {
   ) -> Self {
     Self(
       name: name, argumentTexts: nil,
-      perform: { object, _ in await CallOutcome.of { try await call(object) } },
+      perform: { object, _ in await CallOutcome.awaiting { try await call(object) } },
       model: { state, _ in CallOutcome.of { try model(&state) } })
   }
 
@@ -115,7 +117,7 @@ extension LinearizabilityOperation {
   ) -> Self {
     Self(
       name: name, argumentTexts: arguments.map { String(describing: $0) },
-      perform: { object, index in await CallOutcome.of { try await call(object, arguments[index]) } },
+      perform: { object, index in await CallOutcome.awaiting { try await call(object, arguments[index]) } },
       model: { state, index in CallOutcome.of { try model(&state, arguments[index]) } })
   }
 
@@ -125,10 +127,15 @@ extension LinearizabilityOperation {
     model: @escaping @Sendable (inout Model) throws -> Void
   ) -> Self {
     Self.call(
-      name, { object in try await call(object)
-      return VoidResult() },
-      model: { state in try model(&state)
-        return VoidResult() })
+      name,
+      { object in
+        try await call(object)
+        return VoidResult()
+      },
+      model: { state in
+        try model(&state)
+        return VoidResult()
+      })
   }
 
   /// An operation with an argument that returns nothing, with a sequential model.
@@ -138,10 +145,15 @@ extension LinearizabilityOperation {
     model: @escaping @Sendable (inout Model, Argument) throws -> Void
   ) -> Self {
     Self.call(
-      name, with: arguments, { object, argument in try await call(object, argument)
-      return VoidResult() },
-      model: { state, argument in try model(&state, argument)
-        return VoidResult() })
+      name, with: arguments,
+      { object, argument in
+        try await call(object, argument)
+        return VoidResult()
+      },
+      model: { state, argument in
+        try model(&state, argument)
+        return VoidResult()
+      })
   }
 }
 
@@ -149,4 +161,3 @@ extension LinearizabilityOperation {
 struct VoidResult: Equatable, Sendable, CustomStringConvertible {
   var description: String { "()" }
 }
-

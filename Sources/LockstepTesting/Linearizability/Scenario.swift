@@ -19,7 +19,8 @@ struct Scenario: Hashable, Sendable {
     let counts = tasks.map(\.count)
     let low = counts.min() ?? 0
     let high = counts.max() ?? 0
-    var text = "\(tasks.count) task\(tasks.count == 1 ? "" : "s") × "
+    var text =
+      "\(tasks.count) task\(tasks.count == 1 ? "" : "s") × "
       + (low == high ? "\(low)" : "\(low)–\(high)") + " call\(high == 1 ? "" : "s")"
     if !before.isEmpty { text += ", \(before.count) before" }
     if !after.isEmpty { text += ", \(after.count) after" }

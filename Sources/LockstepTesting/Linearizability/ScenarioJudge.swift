@@ -115,7 +115,8 @@ final class ScenarioJudge<Object: Sendable, Model: Hashable & Sendable>: @unchec
       lines.append("  \(label(call.id)) \(recorded), but \(would.statement(would: true)) here.")
     }
     if condition == .quiescentConsistency {
-      lines.append("(Quiescent consistency: calls between two moments with no call in flight may go in any order.)")
+      lines.append(
+        "(Quiescent consistency: calls between two moments with no call in flight may go in any order.)")
     }
     return lines.joined(separator: "\n")
   }

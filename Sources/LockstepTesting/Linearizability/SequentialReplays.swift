@@ -56,7 +56,9 @@ final class SequentialReplays<Object: Sendable, Model: Hashable & Sendable>: @un
   /// call that did not return when called alone, or a result that differed between two runs of
   /// the same calls.
   func learnMissing() async -> String? {
-    let asked = missing.sorted { ($0.node, $0.call.operation, $0.call.argument) < ($1.node, $1.call.operation, $1.call.argument) }
+    let asked = missing.sorted {
+      ($0.node, $0.call.operation, $0.call.argument) < ($1.node, $1.call.operation, $1.call.argument)
+    }
     missing = []
     let learned = Locked<[(Miss, [CallOutcome])]>([])
     let operations = operations

@@ -74,12 +74,16 @@ struct CheckingActorsExamples {
         .pct(schedules: 200, depth: 2), scenarios: .random(30, tasks: 2...3, callsPerTask: 1...2),
         of: { Account(balance: 100) }, model: 100,
         operations: [
-          .call("withdraw", with: [30, 80]) { try await $0.withdraw($1) } model: { balance, amount in
+          .call("withdraw", with: [30, 80]) {
+            try await $0.withdraw($1)
+          } model: { balance, amount in
             guard balance >= amount else { throw InsufficientFunds() }
             balance -= amount
             return balance
           },
-          .call("deposit", with: [50]) { await $0.deposit($1) } model: { balance, amount in
+          .call("deposit", with: [50]) {
+            await $0.deposit($1)
+          } model: { balance, amount in
             balance += amount
           },
         ])

@@ -47,7 +47,12 @@ private actor Handoff {
 private final class Drifting: Sendable {
   static let made = Mutex(0)
   let number: Int
-  init() { number = Self.made.withLock { $0 += 1; return $0 } }
+  init() {
+    number = Self.made.withLock {
+      $0 += 1
+      return $0
+    }
+  }
   func read() -> Int { number }
 }
 
@@ -92,7 +97,12 @@ struct CheckLinearizabilityTests {
       await checkLinearizability(
         scenarios: .random(3), of: { Counter() }, model: 0,
         operations: [
-          .call("increment", { await $0.increment() }, model: { count in count += 2; return count })
+          .call(
+            "increment", { await $0.increment() },
+            model: { count in
+              count += 2
+              return count
+            })
         ])
     }
     expectOneIssue(issues, containing: "would return 2 here")
@@ -105,7 +115,12 @@ struct CheckLinearizabilityTests {
         await checkLinearizability(
           of: { Counter() }, model: 0,
           operations: [
-            .call("increment", { await $0.increment() }, model: { count in count += 1; return count })
+            .call(
+              "increment", { await $0.increment() },
+              model: { count in
+                count += 1
+                return count
+              })
           ]),
         await checkLinearizability(
           condition: .quiescentConsistency, of: { Counter() },

@@ -223,10 +223,21 @@ enum SuspendedTaskStacks {
 
     /// Where a task's queue of the tasks awaiting its `value` sits, found once per process: a
     /// task awaits the value of a probe task suspended at a known function, and the one word of
-    /// the probe task that holds the awaiting task is the queue's head. `nil` where no word, or
-    /// several, hold it.
+    /// the probe task that holds the awaiting task is the queue's head. A word of reused memory can
+    /// hold the same address by chance, so the probe runs again with new tasks until one word is
+    /// left (three times at most); `nil` where none is.
     private static let waitQueueOffset: Int? = {
       guard unavailability == nil else { return nil }
+      var candidates = Set(stride(from: 72, to: 512, by: MemoryLayout<UInt>.size))
+      for _ in 0..<3 {
+        candidates.formIntersection(waitQueueOffsets())
+        if candidates.count <= 1 { break }
+      }
+      return candidates.count == 1 ? candidates.first : nil
+    }()
+
+    /// The words of a probe task that hold the one task awaiting its value.
+    private static func waitQueueOffsets() -> Set<Int> {
       let executor = ProbeExecutor()
       let parked = Locked<CheckedContinuation<Void, Never>?>(nil)
       let (awaited, waiter) = TaskCreationHook.unobserved {
@@ -242,8 +253,8 @@ enum SuspendedTaskStacks {
       }
       parked.withLock { $0.take() }?.resume()
       executor.runAll()
-      return offsets.count == 1 ? offsets[0] : nil
-    }()
+      return Set(offsets)
+    }
 
     /// The line of the probe's `await`.
     private static let probeWaitLine = #line + 4
