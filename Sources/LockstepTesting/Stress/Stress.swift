@@ -40,8 +40,10 @@ public nonisolated(nonsending) func stress(
   let source = environment.count.map { "\(StressCount.variable)=\($0)" }
   var failed = 0
   var first: (run: Int, failures: [String])?
+  var progress = ProgressReporter(subject: "stress at \(site.fileID):\(site.line)")
   await FailureCapture.capturing { capture in
     for run in 1...runs {
+      progress.tick { .init(done: run - 1, of: runs, unit: "run", failures: failed) }
       let mark = capture.mark
       var thrown: (any Error)?
       do { try await body() } catch { thrown = error }
@@ -52,6 +54,7 @@ public nonisolated(nonsending) func stress(
       if first == nil { first = (run, failures) }
     }
   }
+  progress.finish(.init(done: runs, of: runs, unit: "run", failures: failed))
   let result = StressResult(runs: runs, failedRuns: failed, firstFailure: first, countSource: source)
   if failed > 0 {
     reportIssue(result.description, at: site)

@@ -69,11 +69,15 @@ func withEnvironment<T>(
   }
 }
 
-/// Runs `body` with the clock of explorations reading `now`, which the test moves.
+/// Runs `body` with the clock of explorations reading `now`, which the test moves; progress lines
+/// are off unless the test reads them (its seconds pass at once).
 func withClock<T>(
   _ now: Locked<Duration>, isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T
 ) async rethrows -> T {
-  try await ExplorationClock.$reading.withValue({ now.value }, operation: body)
+  let progress = ProgressReporter.override ?? ProgressReporter.Output(mode: .off) { _ in }
+  return try await ProgressReporter.$override.withValue(progress) {
+    try await ExplorationClock.$reading.withValue({ now.value }, operation: body)
+  }
 }
 
 /// The token of a schedule in which 2 writes first, and its report.

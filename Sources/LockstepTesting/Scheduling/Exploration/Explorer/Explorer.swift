@@ -62,6 +62,8 @@ final class Explorer: @unchecked Sendable {
   /// Schedules of other shards' subtrees, run to find the shape of the search.
   private var shapeSchedules = 0
   private var ranOutOfTime = false
+  /// What the exploration says on standard error while it runs long (see ``ExplorationProgress``).
+  private var progress: ProgressReporter
 
   init(
     setup: ExplorationSetup, cancellation: CancellationInjection, maxSteps: Int,
@@ -76,6 +78,7 @@ final class Explorer: @unchecked Sendable {
     self.gracePeriod = gracePeriod
     self.site = site
     self.body = body
+    progress = ProgressReporter(subject: "explore at \(site.fileID):\(site.line)")
   }
 
   /// What is reported about the pinned tokens that no longer replay, one report each.
@@ -98,6 +101,8 @@ final class Explorer: @unchecked Sendable {
     var step = schedules.next(after: nil)
     var count = 0
     var clock: ExplorationClock?
+    var failed = 0
+    defer { progress.finish(.init(exploring: strategy, done: count, failures: failed)) }
     while case .run(let planned) = step {
       let during: String
       if let pinned = planned.pinned {
@@ -125,6 +130,7 @@ final class Explorer: @unchecked Sendable {
         if !distinct.insert(hasher.finalize()).inserted || outcome.diverged { offPlan += 1 }
       }
       step = schedules.next(after: outcome.report)
+      progress.tick { .init(exploring: strategy, done: count, search: schedules.progress) }
       if case .done(_, let misuse?) = step { self.misuse = misuse }
       var departed: ReplayDivergence?
       if planned.replaying != nil {
@@ -143,6 +149,7 @@ final class Explorer: @unchecked Sendable {
         }
       }
       if outcome.failed {
+        failed = 1
         let failure: ExplorationFailure
         if planned.replaying != nil {
           failure = makeFailure(
@@ -172,6 +179,11 @@ final class Explorer: @unchecked Sendable {
     var runs = 0
     return await ScheduleShrinker { plan, cancelAt in
       runs += 1
+      self.progress.tick {
+        .init(
+          exploring: self.setup.effective, done: schedule, failures: 1,
+          phase: "shrinking the failing schedule \(schedule), run \(runs)")
+      }
       return await self.runSchedule(
         PlannedSchedule(picker: GuidedPicker(plan: plan), cancelAtWait: cancelAt), capture,
         during: "schedule \(schedule), which failed; shrinking it, run \(runs)")
