@@ -24,27 +24,34 @@ let package = Package(
     .library(name: "LockstepTesting", targets: ["LockstepTesting"]),
     .executable(name: "lockstep-demo", targets: ["lockstep-demo"]),
     .executable(name: "lockstep-bench", targets: ["lockstep-bench"]),
+    .executable(name: "lockstep-report", targets: ["lockstep-report"]),
   ],
   targets: [
     .target(name: "Lockstep", swiftSettings: strict),
     // Linux: the clock reads a deterministic run makes virtual, and deterministic hashing.
     .target(name: "LockstepInterposition"),
+    // The exploration summaries LOCKSTEP_REPORTS holds, and their merge over a CI matrix.
+    .target(name: "LockstepReports", swiftSettings: strict),
     .target(
-      name: "LockstepTesting", dependencies: ["Lockstep", "LockstepInterposition"], swiftSettings: strict),
+      name: "LockstepTesting", dependencies: ["Lockstep", "LockstepInterposition", "LockstepReports"],
+      swiftSettings: strict),
     .target(name: "LockstepExamples", dependencies: ["Lockstep"], swiftSettings: strict),
     .executableTarget(
       name: "lockstep-demo", dependencies: ["LockstepTesting", "LockstepExamples"], swiftSettings: strict),
     .executableTarget(
       name: "lockstep-bench", dependencies: ["LockstepTesting", "LockstepExamples", "LockstepInterposition"],
       swiftSettings: strict),
+    .executableTarget(name: "lockstep-report", dependencies: ["LockstepReports"], swiftSettings: strict),
     // What the test targets share: checks of Lockstep's own reports.
     .target(
       name: "LockstepTestSupport", dependencies: ["LockstepTesting"], path: "Tests/LockstepTestSupport",
       swiftSettings: strict),
     .testTarget(name: "LockstepTests", dependencies: ["Lockstep", "LockstepTesting"], swiftSettings: strict),
     .testTarget(
-      name: "LockstepTestingTests", dependencies: ["LockstepTesting", "LockstepTestSupport"],
+      name: "LockstepTestingTests",
+      dependencies: ["LockstepTesting", "LockstepTestSupport", "LockstepReports"],
       swiftSettings: strict),
+    .testTarget(name: "LockstepReportsTests", dependencies: ["LockstepReports"], swiftSettings: strict),
     .testTarget(
       name: "ScenarioTests", dependencies: ["LockstepTesting", "LockstepExamples", "LockstepTestSupport"],
       swiftSettings: strict),

@@ -112,6 +112,7 @@ private nonisolated(nonsending) func exploring(
     return .notRun(strategy, cancellation: cancellation)
   }
   HashingDeterminism.warnOnceIfNotDeterministic(at: site)
+  let clock = ExplorationClock()
   let result: ExplorationResult
   let misuse: String?
   let stale: [String]
@@ -142,6 +143,9 @@ private nonisolated(nonsending) func exploring(
     reportIssue("explore could not run: \(error)", at: site)
     return .notRun(strategy, cancellation: cancellation)
   }
+  let summary = ExplorationSummaryReport.deliver(
+    result, setup: setup, elapsed: clock.elapsed, at: site)
+  if let problem = summary.problem { reportWarning(problem, at: site) }
   if let misuse { reportIssue(misuse, at: site) }
   for report in stale { reportIssue(report, at: site) }
   if let failure = result.failure { report(failure, at: site) }

@@ -40,8 +40,7 @@ enum TimelinePictureReport {
     _ svg: String, label: String, subject: String, at site: CallSite
   ) -> (line: String, toFolder: Bool) {
     let attached = attach(svg, at: site)
-    let folder = folderOverride.map(\.path) ?? ProcessInfo.processInfo.environment[variable]
-    if let folder = folder?.trimmingCharacters(in: .whitespaces), !folder.isEmpty {
+    if let folder {
       do {
         return ("Picture of the \(subject): \(try write(svg, label: label, in: folder))", true)
       } catch {
@@ -62,6 +61,15 @@ enum TimelinePictureReport {
       "Picture of the \(subject): set \(variable)=<folder> to have it written there as an SVG "
         + "file, one a failure.", false
     )
+  }
+
+  /// The folder `LOCKSTEP_REPORTS` (or ``folderOverride``) names; `nil` when it is not set.
+  static var folder: String? {
+    let folder = folderOverride.map(\.path) ?? ProcessInfo.processInfo.environment[variable]
+    guard let folder = folder?.trimmingCharacters(in: .whitespaces), !folder.isEmpty else {
+      return nil
+    }
+    return folder
   }
 
   /// Attaches the picture to the running Swift Testing test; `false` when none runs or issues

@@ -1,0 +1,119 @@
+/// The text `lockstep-report` prints for a ``MatrixVerdict``: one table, a row an exploration,
+/// then the failures with their tokens and shards, the missing shards, and the verdict.
+extension MatrixVerdict {
+  /// The table, the failures, the missing shards and a last line that says PASSED or FAILED.
+  public var table: String {
+    var rows = [["test", "call site", "strategy", "shards", "schedules", "time", "covered"]]
+    for exploration in explorations {
+      let shards = exploration.shardCount.map { count in
+        "\(count - exploration.missingShards.count)/\(count)"
+      }
+      var coverage = exploration.shortfall.map { "no: \($0)" } ?? "yes"
+      if let search = exploration.search, exploration.missingShards.isEmpty {
+        coverage += " (\(Self.searchWords(search, done: exploration.schedules)))"
+      }
+      rows.append([
+        exploration.test, exploration.callSite, exploration.strategyAsRun, shards ?? "-",
+        Self.grouped(exploration.schedules), Self.time(exploration.longestSeconds), coverage,
+      ])
+    }
+    var lines = Self.aligned(rows)
+    let failures = explorations.flatMap { exploration in exploration.failures.map { (exploration, $0) } }
+    if !failures.isEmpty {
+      lines.append("")
+      lines.append("Failures:")
+      for (exploration, failure) in failures {
+        let shard = failure.shard.map { ", shard \($0)" } ?? ""
+        lines.append(
+          "  \(exploration.test) at \(exploration.callSite)\(shard), schedule \(failure.schedule): "
+            + failure.message)
+        lines.append("    replay it with: .replay(\"\(failure.token)\")")
+      }
+    }
+    let missing = explorations.filter { !$0.missingShards.isEmpty }
+    if !missing.isEmpty {
+      lines.append("")
+      lines.append("Missing shards (no summary found: the job did not run, failed before it, or its")
+      lines.append("artifact was not downloaded):")
+      for exploration in missing {
+        let count = exploration.shardCount ?? 0
+        let shards = exploration.missingShards.map { "\($0)/\(count)" }.joined(separator: ", ")
+        lines.append("  \(exploration.test) at \(exploration.callSite): \(shards)")
+      }
+    }
+    let repeated = explorations.filter { !$0.repeatedShards.isEmpty }
+    if !repeated.isEmpty {
+      lines.append("")
+      lines.append(
+        "Shards with more than one summary (a parameterized test, or several runs in one folder; "
+          + "all are counted):")
+      for exploration in repeated {
+        let count = exploration.shardCount ?? 0
+        let shards = exploration.repeatedShards.map { "\($0)/\(count)" }.joined(separator: ", ")
+        lines.append("  \(exploration.test) at \(exploration.callSite): \(shards)")
+      }
+    }
+    lines.append("")
+    let failed = failures.count
+    let missed = missing.reduce(0) { $0 + $1.missingShards.count }
+    var verdict =
+      "\(explorations.count) exploration(s), \(Self.grouped(schedules)) schedule(s) over all shards"
+    if passed {
+      let uncovered = explorations.count { !$0.covered }
+      verdict += uncovered == 0 ? "; all covered" : "; \(uncovered) not covered (see the table)"
+      lines.append("PASSED: " + verdict + ".")
+    } else {
+      var problems: [String] = []
+      if failed > 0 { problems.append("\(failed) failure(s)") }
+      if missed > 0 { problems.append("\(missed) missing shard(s)") }
+      lines.append("FAILED: " + problems.joined(separator: ", ") + "; " + verdict + ".")
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// The rows as columns separated by two spaces, each as wide as its widest cell.
+  static func aligned(_ rows: [[String]]) -> [String] {
+    let columns = rows.map(\.count).max() ?? 0
+    let widths = (0..<columns).map { column in
+      rows.map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0
+    }
+    return rows.map { row in
+      var line = ""
+      for (column, cell) in row.enumerated() {
+        let isLast = column == row.count - 1
+        line += isLast ? cell : cell + String(repeating: " ", count: widths[column] - cell.count + 2)
+      }
+      return line
+    }
+  }
+
+  /// `about 26 % of an estimated 48,000 (at least 1,234 left)`.
+  static func searchWords(_ search: ExplorationSummary.Search, done: Int) -> String {
+    guard search.atLeastLeft > 0 else { return "the search tree is done" }
+    let estimate = max(search.estimatedSchedules, done + search.atLeastLeft)
+    let percent = min(99, done * 100 / max(estimate, 1))
+    return "about \(percent) % of an estimated \(grouped(estimate)), a rough estimate; at least "
+      + "\(grouped(search.atLeastLeft)) left"
+  }
+
+  /// `1,234,567`.
+  static func grouped(_ value: Int) -> String {
+    let digits = String(value.magnitude)
+    var text = ""
+    for (index, digit) in digits.enumerated() {
+      if index > 0 && (digits.count - index) % 3 == 0 { text.append(",") }
+      text.append(digit)
+    }
+    return (value < 0 ? "-" : "") + text
+  }
+
+  /// `0.4 s`, `52 s`, `4 min 52 s`, `1 h 4 min`.
+  static func time(_ seconds: Double) -> String {
+    if seconds < 10 { return "\((seconds * 10).rounded() / 10) s" }
+    let total = Int(seconds.rounded())
+    if total < 60 { return "\(total) s" }
+    if total < 3_600 { return total % 60 == 0 ? "\(total / 60) min" : "\(total / 60) min \(total % 60) s" }
+    let minutes = (total % 3_600) / 60
+    return minutes == 0 ? "\(total / 3_600) h" : "\(total / 3_600) h \(minutes) min"
+  }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import LockstepReports
+import LockstepTestSupport
+import Testing
+
+@testable import LockstepTesting
+
+// The JSON summary explorations at CI scale write to LOCKSTEP_REPORTS, and its merge over shards
+// by the code lockstep-report runs.
+
+/// A new, empty folder for one test, removed after `body`.
+private func inNewFolder<T>(
+  isolation: isolated (any Actor)? = #isolation, _ body: (String) async throws -> T
+) async rethrows -> T {
+  let folder = FileManager.default.temporaryDirectory
+    .appendingPathComponent("lockstep-summary-tests-\(UUID().uuidString)").path
+  defer { try? FileManager.default.removeItem(atPath: folder) }
+  return try await TimelinePictureReport.$folderOverride.withValue(.init(path: folder)) {
+    try await body(folder)
+  }
+}
+
+/// The summaries in `folder`.
+private func summaries(in folder: String) -> [ExplorationSummary] {
+  let (files, _) = SummaryFiles.find(in: [folder])
+  let (read, unreadable) = SummaryFiles.read(files)
+  #expect(unreadable.isEmpty, "\(unreadable)")
+  return read
+}
+
+@Suite(.timeLimit(.minutes(1)))
+struct ExplorationSummaryTests {
+  @Test func fourShardsOfAnExhaustiveSearchMergeToTheUnshardedSearch() async throws {
+    let whole = await explore(.exhaustive(maxPreemptions: 2)) { try await twoWriters(checked: false) }
+    #expect(whole.isComplete && whole.schedulesRun == 35, "\(whole)")
+    try await inNewFolder { folder in
+      for index in 1...4 {
+        let shard = await withEnvironment(["LOCKSTEP_SHARD": "\(index)/4"]) {
+          await explore(.exhaustive(maxPreemptions: 2)) { try await twoWriters(checked: false) }
+        }
+        #expect(shard.isComplete && shard.failure == nil)
+      }
+      let written = summaries(in: folder)
+      #expect(written.compactMap(\.shard?.index).sorted() == [1, 2, 3, 4])
+      let verdict = MatrixVerdict(written)
+      let exploration = try #require(verdict.explorations.first)
+      #expect(verdict.explorations.count == 1)
+      #expect(exploration.schedules == whole.schedulesRun)
+      #expect(exploration.covered && verdict.passed)
+      #expect(exploration.test == "fourShardsOfAnExhaustiveSearchMergeToTheUnshardedSearch()")
+      #expect(exploration.kind == "exhaustive")
+
+      // Without shard 3's summary, the shard is missing and the verdict fails.
+      let (files, _) = SummaryFiles.find(in: [folder])
+      let third = try #require(files.first { $0.contains("-shard-3-of-4-") })
+      try FileManager.default.removeItem(atPath: third)
+      let partial = MatrixVerdict(summaries(in: folder))
+      #expect(partial.explorations.first?.missingShards == [3])
+      #expect(!partial.passed && partial.table.contains("FAILED: 1 missing shard(s)"))
+    }
+  }
+
+  @Test func aFailingExplorationWritesItsFailureTokenAndModes() async throws {
+    try await inNewFolder { folder in
+      let (result, issues) = await collectingIssues {
+        await explore(.exhaustive(maxPreemptions: 1)) { try await twoWriters(checked: true) }
+      }
+      let line = #line - 2
+      let failure = try #require(result.failure)
+      #expect(issues.count == 1)
+      let written = summaries(in: folder)
+      let summary = try #require(written.first)
+      #expect(written.count == 1)
+      #expect(summary.version == 1)
+      #expect(summary.test == "aFailingExplorationWritesItsFailureTokenAndModes()")
+      #expect(summary.callSite == "LockstepTestingTests/ExplorationSummaryTests.swift:\(line)")
+      #expect(summary.strategy == "exhaustive(maxPreemptions: 1, limit: 100000)")
+      #expect(summary.parameters == .init(maxPreemptions: 1, limit: 100_000))
+      #expect(summary.shard == nil && !summary.complete)
+      #expect(summary.schedulesRun == result.schedulesRun)
+      #expect(summary.failure?.token == "\(failure.token)")
+      #expect(summary.failure?.schedule == failure.schedule)
+      #expect(summary.failure?.message.hasPrefix("The body threw") == true, "\(summary)")
+      #expect(summary.hashingDeterministic == result.hashingIsDeterministic)
+      #expect(summary.virtualTime == (VirtualNowSupport.unavailableReason == nil))
+      // Beside the picture of the failure.
+      let names = try FileManager.default.contentsOfDirectory(atPath: folder)
+      #expect(names.contains { $0.hasSuffix(".svg") }, "\(names)")
+    }
+  }
+
+  @Test func onlyExplorationsAtCIScaleWriteOne() async {
+    await inNewFolder { folder in
+      await explore(.random(schedules: 5, seed: 1)) { try await twoWriters(checked: false) }
+      #expect(summaries(in: folder).isEmpty, "short, passing, not scaled: no summary")
+      let scaled = await withEnvironment(["LOCKSTEP_EXPLORE_SCALE": "2"]) {
+        await explore(.random(schedules: 5, seed: 1)) { try await twoWriters(checked: false) }
+      }
+      let written = summaries(in: folder)
+      #expect(written.count == 1)
+      #expect(written.first?.settings == ["LOCKSTEP_EXPLORE_SCALE=2"])
+      #expect(written.first?.strategyAsRun == "random(schedules: 10, seed: 1)")
+      #expect(written.first?.parameters == .init(schedules: 10, seed: 1))
+      #expect(written.first?.schedulesRun == scaled.schedulesRun && written.first?.complete == true)
+      // Long work writes one too: each schedule takes a second of a clock the test moves.
+      let now = Locked(Duration.zero)
+      _ = await withClock(now) {
+        await explore(.random(schedules: 3, seed: 1)) {
+          try await twoWriters(checked: false)
+          now.withLock { $0 += .seconds(1) }
+        }
+      }
+      let long = summaries(in: folder).filter { $0.strategy == "random(schedules: 3, seed: 1)" }
+      #expect(long.count == 1 && long.first?.elapsedSeconds == 3)
+    }
+  }
+}
