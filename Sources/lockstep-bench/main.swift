@@ -33,6 +33,7 @@ let cases: [BenchmarkCase] = onlySelected([
   testQueueCase(quick: quick),
   explorationCase(quick: quick),
   explorationThroughputCase(quick: quick),
+  progressCostCase(quick: quick),
   sequenceRecorderCase(quick: quick),
   shardCase(quick: quick),
   linearizabilityCase(quick: quick),

@@ -8,10 +8,10 @@
 /// lockstep: explore at ReaderTests/ReaderTests.swift:42: 12,345 of 20,000 schedules, no failure,
 /// 2,469 schedules/s, 4 min 52 s of 5 min left
 /// ```
-struct ExplorationProgress: Sendable {
+package struct ExplorationProgress: Sendable {
   /// How progress is shown: not at all, a line at a time (a CI log), or one line rewritten in
   /// place (a terminal).
-  enum Mode: Sendable, Equatable {
+  package enum Mode: Sendable, Equatable {
     case off, lines, terminal
   }
 
@@ -120,7 +120,9 @@ struct ExplorationProgress: Sendable {
     }
     if let budget = counts.timeBudget, !ended {
       let left = budget - elapsed
-      parts.append(left > .zero ? "\(time(left)) of \(time(budget)) left" : "time budget used up")
+      // Rounded up: a countdown says 1 s until nothing is left.
+      let shown = time(left + .nanoseconds(999_999_999))
+      parts.append(left > .zero ? "\(shown) of \(time(budget)) left" : "time budget used up")
     }
     if let search = counts.search {
       parts.append(searchWords(search, done: counts.done))

@@ -15,11 +15,17 @@ import Foundation
 /// `LOCKSTEP_PROGRESS=0` turns progress off, `=1` writes lines as in a CI log even to a terminal;
 /// otherwise a terminal (standard error is a TTY) gets one line rewritten in place, anything else
 /// a line at a time.
-struct ProgressReporter {
+package struct ProgressReporter {
   /// Where the lines go, and how.
-  struct Output: Sendable {
+  package struct Output: Sendable {
     let mode: ExplorationProgress.Mode
     let write: @Sendable (String) -> Void
+
+    /// Lines in `mode`, each handed to `write`.
+    package init(mode: ExplorationProgress.Mode, write: @escaping @Sendable (String) -> Void) {
+      self.mode = mode
+      self.write = write
+    }
   }
 
   static let variable = "LOCKSTEP_PROGRESS"
@@ -53,11 +59,17 @@ struct ProgressReporter {
   }()
 
   /// Replaces ``process`` in a task, in Lockstep's own tests and the bench.
-  @TaskLocal static var override: Output?
+  @TaskLocal package static var override: Output?
 
   private var meter: ExplorationProgress
   private let output: Output
   private let clock: ExplorationClock?
+  /// The clock is read every `stride` ticks (1 to 256): more ticks between reads while reads come
+  /// less than a millisecond apart, fewer when they come more than 20 ms apart — so that cheap
+  /// schedules do not pay a clock read each, and slow ones are still seen in time.
+  private var stride = 1
+  private var ticksToRead = 1
+  private var lastRead = Duration.zero
 
   /// Starts the clock of the work `subject` (`explore at Tests/File.swift:12`).
   init(subject: String) {
@@ -71,10 +83,20 @@ struct ProgressReporter {
     clock = output.mode == .off ? nil : ExplorationClock()
   }
 
-  /// Writes a line if one is due; `counts` is asked only then.
+  /// Writes a line if one is due; `counts` is asked only then. Cheap: most ticks only count down.
   mutating func tick(_ counts: () -> ExplorationProgress.Counts) {
     guard let clock else { return }
+    ticksToRead -= 1
+    guard ticksToRead <= 0 else { return }
     let elapsed = clock.elapsed
+    let gap = elapsed - lastRead
+    if gap < .milliseconds(1) {
+      stride = min(stride * 2, 256)
+    } else if gap > .milliseconds(20) {
+      stride = max(stride / 2, 1)
+    }
+    ticksToRead = stride
+    lastRead = elapsed
     guard meter.isDue(at: elapsed) else { return }
     output.write(meter.text(counts(), at: elapsed))
   }
