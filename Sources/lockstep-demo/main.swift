@@ -96,5 +96,6 @@ func runDemo() async -> Bool {
   return healthy
 }
 
+if let healthy = await progressCheck() { exit(healthy ? 0 : 1) }
 let healthy = await runDemo()
 exit(healthy ? 0 : 1)
