@@ -112,21 +112,21 @@ private nonisolated(nonsending) func exploring(
     return .notRun(strategy, cancellation: cancellation)
   }
   HashingDeterminism.warnOnceIfNotDeterministic(at: site)
-  let clock = ExplorationClock()
   let result: ExplorationResult
+  let elapsed: Duration
   let misuse: String?
   let stale: [String]
   do {
     // Every schedule runs the one lent body (a schedule that quarantines its tasks gives up
     // their references); the explorer lets go of it when the lending ends.
-    (result, misuse, stale) = try await RunLifecycle.lending(body) { body in
+    (result, misuse, stale, elapsed) = try await RunLifecycle.lending(body) { body in
       let explorer = Explorer(
         setup: setup, cancellation: cancellation, maxSteps: maxSteps, timeout: timeout,
         gracePeriod: gracePeriod, site: site, body: body)
       let result = try await RunLifecycle.exclusively(at: site) {
         await FailureCapture.capturing { capture in await explorer.run(capture) }
       }
-      return (result, explorer.misuse, explorer.staleReports)
+      return (result, explorer.misuse, explorer.staleReports, explorer.elapsed)
     }
   } catch let error as NestedDeterministicRun {
     reportIssue(
@@ -144,7 +144,7 @@ private nonisolated(nonsending) func exploring(
     return .notRun(strategy, cancellation: cancellation)
   }
   let summary = ExplorationSummaryReport.deliver(
-    result, setup: setup, elapsed: clock.elapsed, at: site)
+    result, setup: setup, elapsed: elapsed, at: site)
   if let problem = summary.problem { reportWarning(problem, at: site) }
   if let misuse { reportIssue(misuse, at: site) }
   for report in stale { reportIssue(report, at: site) }

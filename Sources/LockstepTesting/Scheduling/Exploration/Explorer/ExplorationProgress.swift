@@ -97,13 +97,14 @@ package struct ExplorationProgress: Sendable {
   /// `12,345 of 20,000 schedules, no failure, 2,469 schedules/s, 4 min 52 s of 5 min left`.
   static func words(_ counts: Counts, at elapsed: Duration, ended: Bool = false) -> String {
     let unit = counts.unit
+    let units = counts.done == 1 ? unit : unit + "s"
     var parts: [String] = []
     if let of = counts.of {
       parts.append("\(counts.done.grouped) of \(of.grouped) \(unit)s")
     } else if let limit = counts.limit {
-      parts.append("\(counts.done.grouped) \(unit)s (limit \(limit.grouped))")
+      parts.append("\(counts.done.grouped) \(units) (limit \(limit.grouped))")
     } else {
-      parts.append("\(counts.done.grouped) \(unit)s")
+      parts.append("\(counts.done.grouped) \(units)")
     }
     parts.append(
       counts.failures == 0

@@ -64,6 +64,8 @@ final class Explorer: @unchecked Sendable {
   private var ranOutOfTime = false
   /// What the exploration says on standard error while it runs long (see ``ExplorationProgress``).
   private var progress: ProgressReporter
+  /// The real time the last ``run(_:)`` took (not counting the wait for other runs to end).
+  private(set) var elapsed = Duration.zero
 
   init(
     setup: ExplorationSetup, cancellation: CancellationInjection, maxSteps: Int,
@@ -93,6 +95,9 @@ final class Explorer: @unchecked Sendable {
   func run(_ capture: FailureCapture) async -> ExplorationResult {
     CrashReport.beginExploration("explore \(setup.title) at \(site)")
     defer { CrashReport.endExploration() }
+    let started = ExplorationClock()
+    defer { elapsed = started.elapsed }
+    progress = ProgressReporter(subject: progress.subject)
     let strategy = setup.effective
     var schedules: any ScheduleStrategy = PinnedReplays(
       setup.pinned.map(\.token),

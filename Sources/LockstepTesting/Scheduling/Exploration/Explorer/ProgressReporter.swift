@@ -62,6 +62,8 @@ package struct ProgressReporter {
   @TaskLocal package static var override: Output?
 
   private var meter: ExplorationProgress
+  /// Which work this is.
+  var subject: String { meter.subject }
   private let output: Output
   private let clock: ExplorationClock?
   /// The clock is read every `stride` ticks (1 to 256): more ticks between reads while reads come
