@@ -93,6 +93,14 @@ struct LinearizabilityExploration<Object: Sendable, Model: Hashable & Sendable>:
     var schedules = 0
     var scenariosRun = 0
     var ranOutOfTime = false
+    // One progress line for the whole check, counting scenarios; none from each scenario's
+    // exploration.
+    var progress = ProgressReporter(subject: "checkLinearizability at \(site.fileID):\(site.line)")
+    var failures = 0
+    defer {
+      progress.finish(
+        .init(done: scenariosRun, of: count, unit: "scenario", failures: failures))
+    }
     for index in 0..<count {
       if index > 0, let budget = setup.effective.timeBudget, clock.elapsed >= budget {
         ranOutOfTime = true
@@ -109,6 +117,13 @@ struct LinearizabilityExploration<Object: Sendable, Model: Hashable & Sendable>:
       let explored = await explore(scenario, strategy, replays, capture)
       scenariosRun += 1
       schedules += explored.result.schedulesRun
+      if explored.result.failure != nil { failures = 1 }
+      if explored.result.ranOutOfTime { ranOutOfTime = true }
+      progress.tick {
+        .init(
+          done: scenariosRun, of: count, unit: "scenario", failures: failures,
+          timeBudget: setup.effective.timeBudget)
+      }
       if let problem = explored.problem {
         return (
           LinearizabilityResult(
@@ -120,7 +135,13 @@ struct LinearizabilityExploration<Object: Sendable, Model: Hashable & Sendable>:
       var reported = (scenario: scenario, failure: found, table: explored.table)
       var tried = 0
       if replayed == nil {
-        (reported, tried) = await shrink(reported, strategy, replays, capture)
+        (reported, tried) = await shrink(reported, strategy, replays, capture) { tried in
+          progress.tick {
+            .init(
+              done: scenariosRun, of: count, unit: "scenario", failures: 1,
+              phase: "shrinking the failing scenario \(index + 1), \(tried) smaller tried")
+          }
+        }
       }
       let failure = LinearizabilityFailure(
         scenario: index + 1, scenarioCount: count,
@@ -132,7 +153,7 @@ struct LinearizabilityExploration<Object: Sendable, Model: Hashable & Sendable>:
       return (
         LinearizabilityResult(
           scenariosRun: scenariosRun, schedulesRun: schedules, failure: failure,
-          ranOutOfTime: false), nil
+          ranOutOfTime: ranOutOfTime), nil
       )
     }
     return (
@@ -168,7 +189,8 @@ struct LinearizabilityExploration<Object: Sendable, Model: Hashable & Sendable>:
       setup: ExplorationSetup(strategy: strategy, pinned: [], environment: .current),
       cancellation: .none, maxSteps: maxSteps, timeout: timeout, site: site,
       body: LentBody { try await run.run() }, judge: { await judge.judge(failedAlready: $0) })
-    let result = await explorer.run(capture)
+    let quiet = ProgressReporter.Output(mode: .off) { _ in }
+    let result = await ProgressReporter.$override.withValue(quiet) { await explorer.run(capture) }
     return (result, judge.problem ?? explorer.misuse, judge.lastTable)
   }
 
@@ -177,7 +199,7 @@ struct LinearizabilityExploration<Object: Sendable, Model: Hashable & Sendable>:
   private func shrink(
     _ found: (scenario: Scenario, failure: ExplorationFailure, table: String),
     _ strategy: ExplorationStrategy, _ replays: SequentialReplays<Object, Model>,
-    _ capture: FailureCapture
+    _ capture: FailureCapture, tick: (Int) -> Void
   ) async -> ((scenario: Scenario, failure: ExplorationFailure, table: String), tried: Int) {
     var best = found
     var tried = 0
@@ -188,6 +210,7 @@ struct LinearizabilityExploration<Object: Sendable, Model: Hashable & Sendable>:
       for candidate in best.scenario.smaller {
         guard tried < Self.shrinkingBudget else { return (best, tried) }
         tried += 1
+        tick(tried)
         let explored = await explore(candidate, strategy, replays, capture)
         if let failure = explored.result.failure, Self.isNotLinearizable(failure) == kind {
           best = (candidate, failure, explored.table)

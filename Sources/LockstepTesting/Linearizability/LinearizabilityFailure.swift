@@ -87,7 +87,8 @@ public struct LinearizabilityResult: Sendable, CustomStringConvertible {
   public let schedulesRun: Int
   /// The failure, shrunk; `nil` when every run's results were explained.
   public let failure: LinearizabilityFailure?
-  /// Whether the time budget ran out before the scenarios did.
+  /// Whether the time budget ran out: it stopped the scenarios early, or cut some scenario's
+  /// schedules short.
   public let ranOutOfTime: Bool
 
   /// `checkLinearizability: 20 scenario(s), 2000 run(s), every result explained`.

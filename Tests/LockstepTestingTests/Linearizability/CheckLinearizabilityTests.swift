@@ -165,6 +165,40 @@ struct CheckLinearizabilityTests {
     #expect(result.failure == nil)
   }
 
+  @Test func aLongCheckShowsOneProgressLineForItsScenariosAndATimeBudgetBoundsIt() async {
+    // Each run takes 10 ms of a clock the test moves: 40 scenarios × 10 runs would take 4 s.
+    let now = Locked(Duration.zero)
+    let written = Locked<[String]>([])
+    let output = ProgressReporter.Output(mode: .lines) { text in written.withLock { $0.append(text) } }
+    let (results, issues) = await collectingIssues {
+      await ProgressReporter.$override.withValue(output) {
+        await withClock(now) {
+          [
+            await checkLinearizability(
+              .random(schedules: 10), scenarios: .random(40),
+              of: {
+                now.withLock { $0 += .milliseconds(10) }
+                return Counter()
+              }, operations: [.call("increment") { await $0.increment() }]),
+            await checkLinearizability(
+              .random(schedules: 10).forAtMost(.seconds(1)), scenarios: .random(40),
+              of: {
+                now.withLock { $0 += .milliseconds(10) }
+                return Counter()
+              }, operations: [.call("increment") { await $0.increment() }]),
+          ]
+        }
+      }
+    }
+    expectIssues(issues, containing: [])
+    let lines = written.value
+    #expect(lines.count >= 2 && lines.allSatisfy { $0.contains("lockstep: checkLinearizability at ") })
+    #expect(lines.contains { $0.contains(" of 40 scenarios") }, "\(lines)")
+    #expect(results[0].scenariosRun == 40 && !results[0].ranOutOfTime)
+    // The scenarios share the second: each runs fewer schedules, and the check says why.
+    #expect(results[1].ranOutOfTime && results[1].schedulesRun < 200, "\(results[1])")
+  }
+
   @Test func misuseIsReportedAndNothingRuns() async {
     let (results, issues) = await collectingIssues {
       [
