@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Soak of checkLinearizability: the correct example actors, the Mutex-protected class and a type
-# whose methods never suspend must have no false report in 10,000 scenario runs each
+# Soak of checkLinearizability: the correct example actors, the Mutex-protected class and a
+# main-actor class whose methods never suspend must have no false report in 10,000 scenario runs each
 # (LOCKSTEP_EXPLORE_SCALE=5: 20 scenarios × 500 schedules), and the classic bugs must be caught
 # within the default budget for every seed from 1 to N (default 20; each test run tries 5 seeds from LOCKSTEP_SEED).
 #
@@ -11,7 +11,7 @@ seeds="${1:-20}"
 swift build --build-tests >/dev/null
 echo "== no false report in 10,000 runs each"
 LOCKSTEP_EXPLORE_SCALE=5 swift test --skip-build \
-  --filter "ConcurrentCallsTests/(theCorrectActorsPass|aMutexProtectedClass)" 2>&1 | tail -3
+  --filter "ConcurrentCallsTests/(theCorrectActorsPass|aMutexProtectedClass|aMainActorClass)" 2>&1 | tail -3
 echo "== the classic bugs, seeds 1...$seeds"
 failed=0
 for seed in $(seq 1 5 "$seeds"); do

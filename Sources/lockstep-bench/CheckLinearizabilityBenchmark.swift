@@ -5,7 +5,8 @@ import LockstepTesting
 // checkLinearizability benchmark: scenario runs per second of a whole check of a small actor (a
 // correct `VisitCounter`, 3 tasks × 3 calls, 100 schedules per scenario), the object itself as
 // the specification and with a model, against `explore` running the same calls with no recording
-// and no verdict, in the same run: the ratio is what recording and judging add to an execution.
+// and no verdict; and what judging one run costs (the check, less the same check with its
+// verdicts skipped) against the run itself (the check with its verdicts skipped), in one run.
 
 private let operations: [LinearizabilityOperation<VisitCounter, Never>] = [
   .call("increment") { await $0.increment() },
@@ -75,13 +76,15 @@ func checkLinearizabilityCase(quick: Bool) -> BenchmarkCase {
     } _: {
       _ = await collectingIssues { await exploreOnly() }
     }
-    let (model, _) = await alternatingMedianSeconds(repetitions: quick ? 3 : 7) {
+    let (model, unjudged) = await alternatingMedianSeconds(repetitions: quick ? 3 : 7) {
       _ = await collectingIssues { await checkModel() }
     } _: {
+      _ = await Judging.$isSkipped.withValue(true) { await collectingIssues { await checkObject() } }
     }
     try require(failures.isEmpty, "a correct counter was reported: \(failures.first ?? "")")
     try require(runs == count * schedules, "ran \(runs) runs, not \(count * schedules)")
     let total = Double(count * schedules)
+    let run = unjudged / total * 1e6
     return [
       .compared(
         "checkLinearizability", "3 tasks × 3 calls, the object as specification: runs per second",
@@ -91,6 +94,14 @@ func checkLinearizabilityCase(quick: Bool) -> BenchmarkCase {
         "checkLinearizability", "3 tasks × 3 calls, with a model: runs per second", total / model,
         "runs/s", against: "explore of the same calls, unrecorded", baseline: total / explored,
         goal: "at least 5,000 runs/s", met: total / model >= 5_000),
+      .compared(
+        "checkLinearizability", "judging one run, the object as specification",
+        (object - unjudged) / total * 1e6, "µs", against: "the run itself, recorded, unjudged",
+        baseline: run, goal: "less than the run", met: object - unjudged < unjudged),
+      .compared(
+        "checkLinearizability", "judging one run, with a model", (model - unjudged) / total * 1e6,
+        "µs", against: "the run itself, recorded, unjudged", baseline: run,
+        goal: "less than the run", met: model - unjudged < unjudged),
     ]
   }
 }

@@ -27,6 +27,17 @@ enum ConcurrentCallOperations {
   ]
 }
 
+/// A running total on the main actor: its methods never suspend.
+@MainActor
+private final class Tally {
+  private(set) var total = 0
+
+  func add(_ amount: Int) -> Int {
+    total += amount
+    return total
+  }
+}
+
 /// `checkLinearizability` on the classic bugs of actors under concurrent calls: found within the
 /// default budget for every seed tried, shrunk to at most 2 tasks × 2 calls; the correct actors
 /// pass.
@@ -89,6 +100,19 @@ struct ConcurrentCallsTests {
     }
     expectIssues(results.1, containing: [])
     #expect(results.0.allSatisfy { $0.failure == nil && $0.schedulesRun > 1_000 })
+  }
+
+  @Test func aMainActorClassWhoseMethodsNeverSuspendPasses() async {
+    let (result, issues) = await collectingIssues {
+      await checkLinearizability(
+        of: { Tally() },
+        operations: [
+          .call("add", with: [1, 2]) { await $0.add($1) },
+          .call("total") { await $0.total },
+        ])
+    }
+    expectIssues(issues, containing: [])
+    #expect(result.failure == nil && result.schedulesRun > 1_000)
   }
 
   @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)

@@ -185,10 +185,11 @@ struct LinearizabilityExploration<Object: Sendable, Model: Hashable & Sendable>:
     let run = ScenarioRun(
       scenario: scenario, operations: operations, make: make, invariant: invariant,
       recorder: recorder, site: site)
+    let verdict: ScheduleJudge = { await judge.judge(failedAlready: $0) }
     let explorer = Explorer(
       setup: ExplorationSetup(strategy: strategy, pinned: [], environment: .current),
       cancellation: .none, maxSteps: maxSteps, timeout: timeout, site: site,
-      body: LentBody { try await run.run() }, judge: { await judge.judge(failedAlready: $0) })
+      body: LentBody { try await run.run() }, judge: Judging.isSkipped ? nil : verdict)
     let quiet = ProgressReporter.Output(mode: .off) { _ in }
     let result = await ProgressReporter.$override.withValue(quiet) { await explorer.run(capture) }
     return (result, judge.problem ?? explorer.misuse, judge.lastTable)

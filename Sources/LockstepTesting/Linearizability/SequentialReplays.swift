@@ -60,42 +60,56 @@ final class SequentialReplays<Object: Sendable, Model: Hashable & Sendable>: @un
       ($0.node, $0.call.operation, $0.call.argument) < ($1.node, $1.call.operation, $1.call.argument)
     }
     missing = []
-    let learned = Locked<[(Miss, [CallOutcome])]>([])
+    return await learn(asked.map { paths[$0.node] + [$0.call] })
+  }
+
+  /// Whether every transition along `path` from a fresh object is known.
+  func knows(_ path: [ScenarioCall]) -> Bool {
+    var node = 0
+    for call in path {
+      guard let transition = children[node][call] else { return false }
+      node = transition.node
+    }
+    return true
+  }
+
+  /// Learns the transitions along each of `paths` from a fresh object, in one deterministic run;
+  /// returns what went wrong, as ``learnMissing()`` does.
+  func learn(_ paths: [[ScenarioCall]]) async -> String? {
+    let learned = Locked<[[CallOutcome]]>([])
     let operations = operations
     let make = make
-    let walks = asked.map { paths[$0.node] + [$0.call] }
     let body = LentBody<Void> {
       // Each sequence twice, each time on a fresh object: an object that gives other results
       // for the same calls cannot be the specification.
-      for (miss, path) in zip(asked, walks) {
+      for path in paths {
         for _ in 0..<2 {
           let object = await make()
           var outcomes: [CallOutcome] = []
           for call in path {
             outcomes.append(await operations[call.operation].perform(object, call.argument))
           }
-          learned.withLock { $0.append((miss, outcomes)) }
+          learned.withLock { $0.append(outcomes) }
         }
       }
     }
     let run = DeterministicRun(order: .fifo, timeout: timeout, site: site)
     let completion = await run.perform(body)
     if let failure = completion.runFailure {
-      let path = walks[learned.withLock { $0.count } / 2]
+      let path = paths[learned.withLock { $0.count } / 2]
       return "calling a fresh object one call at a time did not finish — "
         + path.map { operations[$0.operation].text(argument: $0.argument) }.joined(separator: ", ")
         + ": \(failure)\nWithout a model, every operation must return when called alone; give "
         + "the operations a model (`model:`) when one waits for another."
     }
-    for (miss, outcomes) in learned.withLock({ $0 }) {
-      if let problem = add(outcomes, miss: miss) { return problem }
+    for (index, outcomes) in learned.withLock({ $0 }).enumerated() {
+      if let problem = add(outcomes, along: paths[index / 2]) { return problem }
     }
     return nil
   }
 
-  /// Records the outcomes of the calls from a fresh object to `miss`'s node and then its call.
-  private func add(_ outcomes: [CallOutcome], miss: Miss) -> String? {
-    let path = paths[miss.node] + [miss.call]
+  /// Records the outcomes of the calls of `path` from a fresh object.
+  private func add(_ outcomes: [CallOutcome], along path: [ScenarioCall]) -> String? {
     var node = 0
     for (index, (call, outcome)) in zip(path, outcomes).enumerated() {
       if let known = children[node][call] {
