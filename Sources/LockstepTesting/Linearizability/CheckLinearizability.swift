@@ -117,10 +117,13 @@ private nonisolated(nonsending) func checking<Object: Sendable, Model: Hashable 
     return notRun
   }
   HashingDeterminism.warnOnceIfNotDeterministic(at: site)
-  let outcome: (result: LinearizabilityResult, misuse: String?)
+  let outcome: (result: LinearizabilityResult, misuse: String?, summary: ExplorationResult)
+  var elapsed = Duration.zero
   do {
     outcome = try await RunLifecycle.exclusively(at: site) {
-      await FailureCapture.capturing { capture in await check.run(setup, capture) }
+      let started = ExplorationClock()
+      defer { elapsed = started.elapsed }
+      return await FailureCapture.capturing { capture in await check.run(setup, capture) }
     }
   } catch let error as NestedDeterministicRun {
     reportIssue(
@@ -133,6 +136,10 @@ private nonisolated(nonsending) func checking<Object: Sendable, Model: Hashable 
     reportIssue("checkLinearizability could not run: \(error)", at: site)
     return notRun
   }
+  let summary = ExplorationSummaryReport.deliver(
+    outcome.summary, setup: setup, elapsed: elapsed, at: site, subject: "checkLinearizability",
+    failureToken: outcome.result.failure?.token)
+  if let problem = summary.problem { reportWarning(problem, at: site) }
   if let misuse = outcome.misuse { reportIssue("checkLinearizability: \(misuse)", at: site) }
   if let failure = outcome.result.failure {
     let picture = TimelinePictureReport.deliver(

@@ -84,7 +84,7 @@ struct LinearizabilityExploration<Object: Sendable, Model: Hashable & Sendable>:
 
   /// Runs the scenarios; returns the result and a problem with the operations, if one was found.
   func run(_ setup: ExplorationSetup, _ capture: FailureCapture) async
-    -> (LinearizabilityResult, String?)
+    -> (result: LinearizabilityResult, misuse: String?, summary: ExplorationResult)
   {
     let replays = SequentialReplays(
       operations: operations, make: make, timeout: timeout, site: site)
@@ -97,6 +97,7 @@ struct LinearizabilityExploration<Object: Sendable, Model: Hashable & Sendable>:
     // exploration.
     var progress = ProgressReporter(subject: "checkLinearizability at \(site.fileID):\(site.line)")
     var failures = 0
+    var all = Aggregate()
     defer {
       progress.finish(
         .init(done: scenariosRun, of: count, unit: "scenario", failures: failures))
@@ -119,6 +120,7 @@ struct LinearizabilityExploration<Object: Sendable, Model: Hashable & Sendable>:
       schedules += explored.result.schedulesRun
       if explored.result.failure != nil { failures = 1 }
       if explored.result.ranOutOfTime { ranOutOfTime = true }
+      all.add(explored.result)
       progress.tick {
         .init(
           done: scenariosRun, of: count, unit: "scenario", failures: failures,
@@ -128,7 +130,7 @@ struct LinearizabilityExploration<Object: Sendable, Model: Hashable & Sendable>:
         return (
           LinearizabilityResult(
             scenariosRun: scenariosRun, schedulesRun: schedules, failure: nil,
-            ranOutOfTime: false), problem
+            ranOutOfTime: false), problem, all.result(setup, failure: nil, ranOutOfTime: false)
         )
       }
       guard let found = explored.result.failure else { continue }
@@ -153,13 +155,15 @@ struct LinearizabilityExploration<Object: Sendable, Model: Hashable & Sendable>:
       return (
         LinearizabilityResult(
           scenariosRun: scenariosRun, schedulesRun: schedules, failure: failure,
-          ranOutOfTime: ranOutOfTime), nil
+          ranOutOfTime: ranOutOfTime), nil,
+        all.result(setup, failure: reported.failure, ranOutOfTime: ranOutOfTime)
       )
     }
+    all.isComplete = all.isComplete && scenariosRun == count && !ranOutOfTime
     return (
       LinearizabilityResult(
         scenariosRun: scenariosRun, schedulesRun: schedules, failure: nil, ranOutOfTime: ranOutOfTime),
-      nil
+      nil, all.result(setup, failure: nil, ranOutOfTime: ranOutOfTime)
     )
   }
 
@@ -226,6 +230,40 @@ struct LinearizabilityExploration<Object: Sendable, Model: Hashable & Sendable>:
   /// Whether a failing schedule's results were ones no order of the calls gives.
   private static func isNotLinearizable(_ failure: ExplorationFailure) -> Bool {
     failure.failures.last?.hasPrefix(ScenarioJudge<Object, Model>.notLinearizable) ?? false
+  }
+}
+
+/// The explorations of a check's scenarios summed up as one, for the JSON summary of
+/// `LOCKSTEP_REPORTS` (see ``ExplorationSummaryReport``).
+private struct Aggregate {
+  var schedules = 0
+  var distinct = 0
+  var shapeSchedules = 0
+  var mostChoicePoints = 0
+  var offPlan = 0
+  /// Whether every scenario's exploration ran every schedule it stands for.
+  var isComplete = true
+
+  mutating func add(_ result: ExplorationResult) {
+    schedules += result.schedulesRun
+    distinct += result.distinctSchedules
+    shapeSchedules += result.shapeSchedules
+    mostChoicePoints = max(mostChoicePoints, result.mostChoicePoints)
+    offPlan += result.offPlanSchedules
+    isComplete = isComplete && result.isComplete
+  }
+
+  func result(_ setup: ExplorationSetup, failure: ExplorationFailure?, ranOutOfTime: Bool)
+    -> ExplorationResult
+  {
+    ExplorationResult(
+      strategy: setup.strategy.description, schedulesRun: schedules,
+      isComplete: isComplete && failure == nil, distinctSchedules: distinct,
+      mostChoicePoints: mostChoicePoints, cancellationPoints: 0, failure: failure,
+      divergence: nil, injectsCancellation: false, isReplay: setup.strategy.isReplay,
+      title: setup.title, shard: setup.shard, ranOutOfTime: ranOutOfTime,
+      timeBudget: setup.effective.timeBudget, shapeSchedules: shapeSchedules,
+      offPlanSchedules: offPlan)
   }
 }
 

@@ -19,7 +19,7 @@ enum ExplorationSummaryReport {
   /// The summary of `result`, explored by `setup` at `site` in `elapsed`, in the test `test`.
   static func summary(
     _ result: ExplorationResult, setup: ExplorationSetup, elapsed: Duration, test: String,
-    site: CallSite
+    site: CallSite, failureToken: String? = nil
   ) -> ExplorationSummary {
     let strategy = setup.effective
     var parameters = ExplorationSummary.Parameters(
@@ -37,7 +37,7 @@ enum ExplorationSummaryReport {
     let shard = result.shard.map { ExplorationSummary.Shard(index: $0.index, count: $0.count) }
     let failure = result.failure.map { failure in
       ExplorationSummary.Failure(
-        token: failure.pinnedToken ?? "\(failure.token)", schedule: failure.schedule,
+        token: failureToken ?? failure.pinnedToken ?? "\(failure.token)", schedule: failure.schedule,
         shard: failure.shard.map { ExplorationSummary.Shard(index: $0.index, count: $0.count) },
         message: String(
           failure.failures.first?.split(separator: "\n", omittingEmptySubsequences: false).first
@@ -59,20 +59,24 @@ enum ExplorationSummaryReport {
 
   /// Writes the summary of `result` to the `LOCKSTEP_REPORTS` folder if it is set and the
   /// exploration is at CI scale or failed; returns the file's path, or a problem to report.
+  /// `subject` names the work in a problem; `failureToken` replaces the failure's schedule token
+  /// (a `checkLinearizability` token also names its scenario).
   static func deliver(
-    _ result: ExplorationResult, setup: ExplorationSetup, elapsed: Duration, at site: CallSite
+    _ result: ExplorationResult, setup: ExplorationSetup, elapsed: Duration, at site: CallSite,
+    subject: String = "explore", failureToken: String? = nil
   ) -> (path: String?, problem: String?) {
     guard let folder = TimelinePictureReport.folder,
       writes(result, setup: setup, elapsed: elapsed)
     else { return (nil, nil) }
     let test = testName ?? "\(site.fileID):\(site.line)"
-    let summary = summary(result, setup: setup, elapsed: elapsed, test: test, site: site)
+    let summary = summary(
+      result, setup: setup, elapsed: elapsed, test: test, site: site, failureToken: failureToken)
     do {
       return (try write(summary, in: folder, label: test, site: site), nil)
     } catch {
       return (
         nil,
-        "explore \(result.title): its summary could not be written to "
+        "\(subject) \(result.title): its summary could not be written to "
           + "\(TimelinePictureReport.variable)=\(folder): \(error)"
       )
     }

@@ -115,3 +115,34 @@ struct ExplorationSummaryTests {
     }
   }
 }
+
+/// A counter whose `increment` reads, awaits, then writes: two increments can both return 1.
+private actor LosingCounter {
+  private var count = 0
+  func increment() async -> Int {
+    let read = count
+    await Task.yield()
+    count = read + 1
+    return count
+  }
+}
+
+@Suite(.timeLimit(.minutes(1)))
+struct LinearizabilitySummaryTests {
+  @Test func aCheckLeavesOneSummaryForAllItsScenariosWithATokenThatNamesTheScenario() async throws {
+    let operations: [LinearizabilityOperation<LosingCounter, Never>] = [
+      .call("increment") { await $0.increment() }
+    ]
+    try await inNewFolder { folder in
+      let (result, _) = await collectingIssues {
+        await checkLinearizability(of: { LosingCounter() }, operations: operations)
+      }
+      let failure = try #require(result.failure)
+      let written = summaries(in: folder)
+      #expect(written.count == 1)
+      #expect(written.first?.failure?.token == failure.token && failure.token.hasPrefix("C1."))
+      #expect(written.first?.schedulesRun == result.schedulesRun)
+      #expect(written.first?.complete == false)
+    }
+  }
+}
