@@ -20,8 +20,9 @@ final class ScenarioJudge<Object: Sendable, Model: Hashable & Sendable>: @unchec
   /// A problem with the operations found while learning what the object does alone: reported
   /// once, after the exploration; later runs are not judged.
   private(set) var problem: String?
-  /// The histories found linearizable so far, by the positions of their calls' invocations and
-  /// responses: the results of each. Many schedules give one history; it is checked once.
+  /// The histories found linearizable so far, by the shape of their calls (who called what, and
+  /// where it began and returned): the results of each. Many schedules give one history; it is
+  /// checked once.
   private var explained: [[Int]: [[CallOutcome?]]] = [:]
 
   /// The calls of the last run judged.
@@ -49,9 +50,14 @@ final class ScenarioJudge<Object: Sendable, Model: Hashable & Sendable>: @unchec
     lastHistory = history
     if failedAlready { return ScheduleJudgement(failure: "The calls:\n\(table.description)", key: nil) }
     guard problem == nil else { return nil }
-    let positions = history.calls.flatMap { [$0.invocation, $0.response?.position ?? -1] }
+    let shape = history.calls.flatMap { call in
+      [
+        call.task, call.operation.operation, call.operation.argument, call.invocation,
+        call.response?.position ?? -1,
+      ]
+    }
     let outcomes = history.calls.map { $0.response?.outcome }
-    if explained[positions]?.contains(outcomes) == true { return nil }
+    if explained[shape]?.contains(outcomes) == true { return nil }
     let explanation: String?
     switch specification {
     case .model(let model):
@@ -59,8 +65,8 @@ final class ScenarioJudge<Object: Sendable, Model: Hashable & Sendable>: @unchec
     case .object(let replays):
       // Most runs are explained by the order in which their calls returned: learn what the
       // object does alone along it first, in one run, before the search asks call by call.
-      let returned = history.calls.filter { !$0.isPending }
-        .sorted { $0.response!.position < $1.response!.position }.map(\.operation)
+      let returned = history.calls.compactMap { call in call.response.map { ($0.position, call) } }
+        .sorted { $0.0 < $1.0 }.map(\.1.operation)
       if !replays.knows(returned), let problem = await replays.learn([returned]) {
         self.problem = problem
         return nil
@@ -77,7 +83,7 @@ final class ScenarioJudge<Object: Sendable, Model: Hashable & Sendable>: @unchec
       explanation = found
     }
     guard let explanation else {
-      explained[positions, default: []].append(outcomes)
+      explained[shape, default: []].append(outcomes)
       return nil
     }
     return ScheduleJudgement(
