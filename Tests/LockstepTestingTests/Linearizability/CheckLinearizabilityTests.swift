@@ -76,6 +76,42 @@ struct CheckLinearizabilityTests {
     #expect(result.failure?.size == "2 tasks × 1 call")
   }
 
+  @Test(arguments: [
+    ExplorationStrategy.random(schedules: 100), .pct(schedules: 100, depth: 2),
+    .exhaustive(maxPreemptions: 1),
+  ])
+  func everyStrategyFindsTheLostIncrement(strategy: ExplorationStrategy) async {
+    let (result, issues) = await collectingIssues {
+      await checkLinearizability(strategy, of: { RacyCounter() }, operations: racyOperations)
+    }
+    expectOneIssue(issues, containing: "increment() → 1 | increment() → 1")
+    #expect(result.failure?.size == "2 tasks × 1 call")
+  }
+
+  @Test func shardsOfAnExhaustiveCheckRunTheUnshardedCheckBetweenThem() async {
+    let operations: [LinearizabilityOperation<Counter, Never>] = [
+      .call("increment") { await $0.increment() }
+    ]
+    let scenarios = ConcurrentScenarios.random(5, tasks: 2...3, callsPerTask: 1...2)
+    let whole = await checkLinearizability(
+      .exhaustive(maxPreemptions: 2), scenarios: scenarios, of: { Counter() },
+      operations: operations)
+    var sharded = 0
+    for index in 1...3 {
+      let shard = await withEnvironment(["LOCKSTEP_SHARD": "\(index)/3"]) {
+        await checkLinearizability(
+          .exhaustive(maxPreemptions: 2), scenarios: scenarios, of: { Counter() },
+          operations: operations)
+      }
+      #expect(shard.failure == nil && shard.scenariosRun == 5)
+      #expect(shard.schedulesRun < whole.schedulesRun, "a shard runs its part only")
+      sharded += shard.schedulesRun
+    }
+    #expect(whole.failure == nil && whole.schedulesRun > 5)
+    // Each shard also runs a few schedules of the others' subtrees to learn the tree's shape.
+    #expect(sharded >= whole.schedulesRun, "\(sharded) of \(whole.schedulesRun)")
+  }
+
   @Test func theTokenReplaysTheReportedScenarioAndSchedule() async {
     let (found, _) = await collectingIssues {
       await checkLinearizability(of: { RacyCounter() }, operations: racyOperations)
