@@ -3,9 +3,9 @@
 /// makes, and how many calls come before and after the concurrent part.
 ///
 /// ```swift
-/// await checkLinearizability(scenarios: .random(50, tasks: 2...2, callsPerTask: 1...4)) {
-///   Counter()
-/// } operations: [.call("increment") { await $0.increment() }]
+/// await checkLinearizability(
+///   scenarios: .random(50, tasks: 2...2, callsPerTask: 1...4),
+///   of: { Counter() }, operations: [.call("increment") { await $0.increment() }])
 /// ```
 public struct ConcurrentScenarios: Sendable, CustomStringConvertible {
   /// How many scenarios to generate.
