@@ -156,3 +156,34 @@ final class ConsumerXCTests: XCTestCase {
     XCTAssertFalse(outcome.trace.steps.isEmpty)
   }
 }
+
+/// An account whose withdrawals check the balance, await, then debit.
+actor ConsumerAccount {
+  struct Overdrawn: Error, Equatable {}
+  private(set) var balance = 100
+  private let audit = ConsumerAudit()
+
+  func withdraw(_ amount: Int) async throws -> Int {
+    guard balance >= amount else { throw Overdrawn() }
+    await audit.record(amount)
+    balance -= amount
+    return balance
+  }
+}
+
+actor ConsumerAudit {
+  func record(_ amount: Int) {}
+}
+
+@Test(.timeLimit(.minutes(1)))
+func checkLinearizabilityReportsTheOverdraft() async {
+  let operations: [LinearizabilityOperation<ConsumerAccount, Never>] = [
+    .call("withdraw", with: [30, 80]) { try await $0.withdraw($1) },
+    .call("balance") { await $0.balance },
+  ]
+  let (result, issues) = await collectingIssues {
+    await checkLinearizability(of: { ConsumerAccount() }, operations: operations)
+  }
+  #expect(issues.filter { !$0.isWarning }.count == 1 && result.failure?.isNotLinearizable == true)
+  #expect(result.failure?.calls.contains("withdraw(") == true)
+}
