@@ -100,7 +100,7 @@ public nonisolated(nonsending) func checkLinearizability<Object: Sendable, Model
     strategy)
 }
 
-/// What both forms do: checks the arguments, then runs the check holding the run lock.
+/// What both forms do: checks the arguments, then runs the check.
 private nonisolated(nonsending) func checking<Object: Sendable, Model: Hashable & Sendable>(
   _ check: LinearizabilityExploration<Object, Model>, _ strategy: ExplorationStrategy
 ) async -> LinearizabilityResult {
@@ -117,14 +117,19 @@ private nonisolated(nonsending) func checking<Object: Sendable, Model: Hashable 
     return notRun
   }
   HashingDeterminism.warnOnceIfNotDeterministic(at: site)
-  let outcome: (result: LinearizabilityResult, misuse: String?, summary: ExplorationResult)
-  var elapsed = Duration.zero
+  typealias CheckOutcome = (
+    result: LinearizabilityResult, misuse: String?, summary: ExplorationResult, elapsed: Duration
+  )
+  let outcome: CheckOutcome
   do {
-    outcome = try await RunLifecycle.exclusively(at: site) {
-      let started = ExplorationClock()
-      defer { elapsed = started.elapsed }
-      return await FailureCapture.capturing { capture in await check.run(setup, capture) }
+    let ran = await FailureCapture.capturing { capture in
+      do {
+        return Result<CheckOutcome, any Error>.success(try await check.run(setup, capture))
+      } catch {
+        return .failure(error)
+      }
     }
+    outcome = try ran.get()
   } catch let error as NestedDeterministicRun {
     reportIssue(
       "checkLinearizability cannot run inside another deterministic run (the one started at "
@@ -132,12 +137,15 @@ private nonisolated(nonsending) func checking<Object: Sendable, Model: Hashable 
         + "that is not under the .deterministic trait or withDeterministicScheduling. Nothing ran.",
       at: site)
     return notRun
+  } catch let error as RunLockWaitCancelled {
+    reportIssue("\(error)", at: site)
+    return notRun
   } catch {
     reportIssue("checkLinearizability could not run: \(error)", at: site)
     return notRun
   }
   let summary = ExplorationSummaryReport.deliver(
-    outcome.summary, setup: setup, elapsed: elapsed, at: site, subject: "checkLinearizability",
+    outcome.summary, setup: setup, elapsed: outcome.elapsed, at: site, subject: "checkLinearizability",
     failureToken: outcome.result.failure?.token)
   if let problem = summary.problem { reportWarning(problem, at: site) }
   if let misuse = outcome.misuse { reportIssue("checkLinearizability: \(misuse)", at: site) }

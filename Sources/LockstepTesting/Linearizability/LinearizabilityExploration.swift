@@ -83,12 +83,16 @@ struct LinearizabilityExploration<Object: Sendable, Model: Hashable & Sendable>:
   }
 
   /// Runs the scenarios; returns the result and a problem with the operations, if one was found.
-  func run(_ setup: ExplorationSetup, _ capture: FailureCapture) async
-    -> (result: LinearizabilityResult, misuse: String?, summary: ExplorationResult)
+  ///
+  /// Each scenario's exploration holds the process's run lock on its own, so that a long check
+  /// lets the deterministic runs of other tests in between its scenarios; the time it spent is the
+  /// time its explorations ran, not the time it waited for the lock.
+  func run(_ setup: ExplorationSetup, _ capture: FailureCapture) async throws
+    -> (result: LinearizabilityResult, misuse: String?, summary: ExplorationResult, elapsed: Duration)
   {
     let replays = SequentialReplays(
       operations: operations, make: make, timeout: timeout, site: site)
-    let clock = ExplorationClock()
+    var spent = Duration.zero
     let count = replayed == nil ? scenarios.count : 1
     var schedules = 0
     var scenariosRun = 0
@@ -103,7 +107,7 @@ struct LinearizabilityExploration<Object: Sendable, Model: Hashable & Sendable>:
         .init(done: scenariosRun, of: count, unit: "scenario", failures: failures))
     }
     for index in 0..<count {
-      if index > 0, let budget = setup.effective.timeBudget, clock.elapsed >= budget {
+      if index > 0, let budget = setup.effective.timeBudget, spent >= budget {
         ranOutOfTime = true
         break
       }
@@ -112,10 +116,10 @@ struct LinearizabilityExploration<Object: Sendable, Model: Hashable & Sendable>:
       var strategy = replayed == nil ? setup.strategy.reseeded(for: index) : setup.strategy
       if let budget = setup.effective.timeBudget, replayed == nil {
         // The scenarios left share the time left.
-        let share = (budget - clock.elapsed) / (count - index)
+        let share = (budget - spent) / (count - index)
         strategy = strategy.forAtMost(max(share, .milliseconds(1)))
       }
-      let explored = await explore(scenario, strategy, replays, capture)
+      let explored = try await explore(scenario, strategy, replays, capture, spent: &spent)
       scenariosRun += 1
       schedules += explored.result.schedulesRun
       if explored.result.failure != nil { failures = 1 }
@@ -130,14 +134,16 @@ struct LinearizabilityExploration<Object: Sendable, Model: Hashable & Sendable>:
         return (
           LinearizabilityResult(
             scenariosRun: scenariosRun, schedulesRun: schedules, failure: nil,
-            ranOutOfTime: false), problem, all.result(setup, failure: nil, ranOutOfTime: false)
+            ranOutOfTime: false), problem, all.result(setup, failure: nil, ranOutOfTime: false),
+          spent
         )
       }
       guard let found = explored.result.failure else { continue }
       var reported = (scenario: scenario, failure: found, table: explored.table)
       var tried = 0
       if replayed == nil {
-        (reported, tried) = await shrink(reported, strategy, replays, capture) { tried in
+        (reported, tried) = try await shrink(reported, strategy, replays, capture, spent: &spent) {
+          tried in
           progress.tick {
             .init(
               done: scenariosRun, of: count, unit: "scenario", failures: 1,
@@ -156,22 +162,23 @@ struct LinearizabilityExploration<Object: Sendable, Model: Hashable & Sendable>:
         LinearizabilityResult(
           scenariosRun: scenariosRun, schedulesRun: schedules, failure: failure,
           ranOutOfTime: ranOutOfTime), nil,
-        all.result(setup, failure: reported.failure, ranOutOfTime: ranOutOfTime)
+        all.result(setup, failure: reported.failure, ranOutOfTime: ranOutOfTime), spent
       )
     }
     all.isComplete = all.isComplete && scenariosRun == count && !ranOutOfTime
     return (
       LinearizabilityResult(
         scenariosRun: scenariosRun, schedulesRun: schedules, failure: nil, ranOutOfTime: ranOutOfTime),
-      nil, all.result(setup, failure: nil, ranOutOfTime: ranOutOfTime)
+      nil, all.result(setup, failure: nil, ranOutOfTime: ranOutOfTime), spent
     )
   }
 
-  /// Explores the schedules of one scenario.
+  /// Explores the schedules of one scenario, holding the run lock; adds the time it took to
+  /// `spent`.
   private func explore(
     _ scenario: Scenario, _ strategy: ExplorationStrategy, _ replays: SequentialReplays<Object, Model>,
-    _ capture: FailureCapture
-  ) async -> (result: ExplorationResult, problem: String?, table: String) {
+    _ capture: FailureCapture, spent: inout Duration
+  ) async throws -> (result: ExplorationResult, problem: String?, table: String) {
     let recorder = CallRecorder()
     let specification: ScenarioJudge<Object, Model>.Specification
     if let model {
@@ -195,7 +202,10 @@ struct LinearizabilityExploration<Object: Sendable, Model: Hashable & Sendable>:
       cancellation: .none, maxSteps: maxSteps, timeout: timeout, site: site,
       body: LentBody { try await run.run() }, judge: Judging.isSkipped ? nil : verdict)
     let quiet = ProgressReporter.Output(mode: .off) { _ in }
-    let result = await ProgressReporter.$override.withValue(quiet) { await explorer.run(capture) }
+    let result = try await RunLifecycle.exclusively(at: site) {
+      await ProgressReporter.$override.withValue(quiet) { await explorer.run(capture) }
+    }
+    spent += explorer.elapsed
     return (result, judge.problem ?? explorer.misuse, judge.lastTable)
   }
 
@@ -204,8 +214,8 @@ struct LinearizabilityExploration<Object: Sendable, Model: Hashable & Sendable>:
   private func shrink(
     _ found: (scenario: Scenario, failure: ExplorationFailure, table: String),
     _ strategy: ExplorationStrategy, _ replays: SequentialReplays<Object, Model>,
-    _ capture: FailureCapture, tick: (Int) -> Void
-  ) async -> ((scenario: Scenario, failure: ExplorationFailure, table: String), tried: Int) {
+    _ capture: FailureCapture, spent: inout Duration, tick: (Int) -> Void
+  ) async throws -> ((scenario: Scenario, failure: ExplorationFailure, table: String), tried: Int) {
     var best = found
     var tried = 0
     let kind = Self.isNotLinearizable(found.failure)
@@ -216,7 +226,7 @@ struct LinearizabilityExploration<Object: Sendable, Model: Hashable & Sendable>:
         guard tried < Self.shrinkingBudget else { return (best, tried) }
         tried += 1
         tick(tried)
-        let explored = await explore(candidate, strategy, replays, capture)
+        let explored = try await explore(candidate, strategy, replays, capture, spent: &spent)
         if let failure = explored.result.failure, Self.isNotLinearizable(failure) == kind {
           best = (candidate, failure, explored.table)
           shrinking = true

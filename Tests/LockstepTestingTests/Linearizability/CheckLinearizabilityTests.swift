@@ -235,6 +235,17 @@ struct CheckLinearizabilityTests {
     #expect(results[1].ranOutOfTime && results[1].schedulesRun < 200, "\(results[1])")
   }
 
+  @Test func aCheckInsideADeterministicRunIsReportedAndNothingRuns() async throws {
+    let (result, issues) = try await collectingIssues {
+      try await withDeterministicScheduling {
+        await checkLinearizability(
+          of: { Counter() }, operations: [.call("increment") { await $0.increment() }])
+      }
+    }
+    expectOneIssue(issues, containing: "cannot run inside another deterministic run")
+    #expect(result.scenariosRun == 0)
+  }
+
   @Test func misuseIsReportedAndNothingRuns() async {
     let (results, issues) = await collectingIssues {
       [
