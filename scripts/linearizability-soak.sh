@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Soak of checkLinearizability: the correct example actors, the Mutex-protected class and a
 # main-actor class whose methods never suspend must have no false report in 10,000 scenario runs each
-# (LOCKSTEP_EXPLORE_SCALE=5: 20 scenarios × 500 schedules), and the classic bugs must be caught
+# (LOCKSTEP_EXPLORE_SCALE=20: 20 scenarios × 500 schedules), and the classic bugs must be caught
 # within the default budget for every seed from 1 to N (default 20; each test run tries 3 seeds from LOCKSTEP_SEED).
 #
 #   scripts/linearizability-soak.sh [N]
@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 seeds="${1:-20}"
 swift build --build-tests >/dev/null
 echo "== no false report in 10,000 runs each"
-LOCKSTEP_EXPLORE_SCALE=5 swift test --skip-build \
+LOCKSTEP_EXPLORE_SCALE=20 swift test --skip-build \
   --filter "ConcurrentCallsTests/(theCorrectActorsPass|aMutexProtectedClass|aMainActorClass)" 2>&1 | tail -3
 echo "== the classic bugs, seeds 1...$seeds"
 failed=0

@@ -43,6 +43,11 @@ private final class Tally {
 /// pass.
 @Suite(.timeLimit(.minutes(1)))
 struct ConcurrentCallsTests {
+  /// The schedules of each scenario of a check that must pass: 20 × 25 runs a check here, which
+  /// `scripts/linearizability-soak.sh` scales to 10,000 (`LOCKSTEP_EXPLORE_SCALE=20`).
+  static let passing = ExplorationStrategy.random(schedules: 25)
+  static let passingRuns = 500
+
   /// Three seeds from `LOCKSTEP_SEED` (1 by default): `scripts/linearizability-soak.sh` tries more.
   static let seeds = (0..<3).map { Interleavings.sessionSeed &+ UInt64($0) }
 
@@ -88,23 +93,28 @@ struct ConcurrentCallsTests {
     let results = await collectingIssues {
       [
         await checkLinearizability(
+          Self.passing,
           of: { VisitCounter(variant: .correct) }, operations: ConcurrentCallOperations.counter),
         await checkLinearizability(
+          Self.passing,
           of: { PriceCache(variant: .correct) }, operations: ConcurrentCallOperations.cache),
         await checkLinearizability(
+          Self.passing,
           of: { BankAccounts(variant: .correct, opening: 100) },
           operations: ConcurrentCallOperations.bank),
         await checkLinearizability(
+          Self.passing,
           of: { SizedQueue(variant: .correct) }, operations: ConcurrentCallOperations.queue),
       ]
     }
     expectIssues(results.1, containing: [])
-    #expect(results.0.allSatisfy { $0.failure == nil && $0.schedulesRun > 1_000 })
+    #expect(results.0.allSatisfy { $0.failure == nil && $0.schedulesRun >= Self.passingRuns })
   }
 
   @Test func aMainActorClassWhoseMethodsNeverSuspendPasses() async {
     let (result, issues) = await collectingIssues {
       await checkLinearizability(
+        Self.passing,
         of: { Tally() },
         operations: [
           .call("add", with: [1, 2]) { await $0.add($1) },
@@ -112,13 +122,14 @@ struct ConcurrentCallsTests {
         ])
     }
     expectIssues(issues, containing: [])
-    #expect(result.failure == nil && result.schedulesRun > 1_000)
+    #expect(result.failure == nil && result.schedulesRun >= Self.passingRuns)
   }
 
   @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
   @Test func aMutexProtectedClassWhoseMethodsNeverSuspendPasses() async {
     let (result, issues) = await collectingIssues {
       await checkLinearizability(
+        Self.passing,
         of: { LockedCounter() },
         operations: [
           .call("increment") { $0.increment() },
@@ -127,7 +138,7 @@ struct ConcurrentCallsTests {
         ])
     }
     expectIssues(issues, containing: [])
-    #expect(result.failure == nil && result.schedulesRun > 1_000)
+    #expect(result.failure == nil && result.schedulesRun >= Self.passingRuns)
   }
 
   /// Runs `check` with the default budget and `seed`, and expects one report of results no order
