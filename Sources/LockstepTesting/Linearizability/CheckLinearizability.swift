@@ -117,14 +117,11 @@ private nonisolated(nonsending) func checking<Object: Sendable, Model: Hashable 
     return notRun
   }
   HashingDeterminism.warnOnceIfNotDeterministic(at: site)
-  typealias CheckOutcome = (
-    result: LinearizabilityResult, misuse: String?, summary: ExplorationResult, elapsed: Duration
-  )
-  let outcome: CheckOutcome
+  let outcome: LinearizabilityOutcome
   do {
     let ran = await FailureCapture.capturing { capture in
       do {
-        return Result<CheckOutcome, any Error>.success(try await check.run(setup, capture))
+        return Result<LinearizabilityOutcome, any Error>.success(try await check.run(setup, capture))
       } catch {
         return .failure(error)
       }

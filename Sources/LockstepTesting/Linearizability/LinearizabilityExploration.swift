@@ -63,8 +63,7 @@ struct LinearizabilityExploration<Object: Sendable, Model: Hashable & Sendable>:
     for operation in operations where operation.argumentCount == 0 {
       problems.append("operations: \(operation.name) has no arguments to pick from (with: [])")
     }
-    if maxSteps < 1 { problems.append("maxSteps: \(maxSteps) must be at least 1") }
-    if timeout <= .zero { problems.append("timeout: \(timeout.lockstepText) must be more than zero") }
+    problems += ExplorationSetup.runBoundProblems(maxSteps: maxSteps, timeout: timeout)
     return problems
   }
 
@@ -88,13 +87,12 @@ struct LinearizabilityExploration<Object: Sendable, Model: Hashable & Sendable>:
   /// lets the deterministic runs of other tests in between its scenarios; the time it spent is the
   /// time its explorations ran, not the time it waited for the lock.
   func run(_ setup: ExplorationSetup, _ capture: FailureCapture) async throws
-    -> (result: LinearizabilityResult, misuse: String?, summary: ExplorationResult, elapsed: Duration)
+    -> LinearizabilityOutcome
   {
     let replays = SequentialReplays(
       operations: operations, make: make, timeout: timeout, site: site)
     var spent = Duration.zero
     let count = replayed == nil ? scenarios.count : 1
-    var schedules = 0
     var scenariosRun = 0
     var ranOutOfTime = false
     // One progress line for the whole check, counting scenarios; none from each scenario's
@@ -102,6 +100,18 @@ struct LinearizabilityExploration<Object: Sendable, Model: Hashable & Sendable>:
     var progress = ProgressReporter(subject: "checkLinearizability at \(site.fileID):\(site.line)")
     var failures = 0
     var all = Aggregate()
+    /// The outcome so far, with `failure` found, or a problem with the operations.
+    func outcome(
+      _ failure: LinearizabilityFailure? = nil, misuse: String? = nil, timedOut: Bool
+    ) -> LinearizabilityOutcome {
+      LinearizabilityOutcome(
+        result: LinearizabilityResult(
+          scenariosRun: scenariosRun, schedulesRun: all.schedules, failure: failure,
+          ranOutOfTime: timedOut),
+        misuse: misuse,
+        summary: all.result(setup, failure: failure?.schedule, ranOutOfTime: timedOut),
+        elapsed: spent)
+    }
     defer {
       progress.finish(
         .init(done: scenariosRun, of: count, unit: "scenario", failures: failures))
@@ -121,7 +131,6 @@ struct LinearizabilityExploration<Object: Sendable, Model: Hashable & Sendable>:
       }
       let explored = try await explore(scenario, strategy, replays, capture, spent: &spent)
       scenariosRun += 1
-      schedules += explored.result.schedulesRun
       if explored.result.failure != nil { failures = 1 }
       if explored.result.ranOutOfTime { ranOutOfTime = true }
       all.add(explored.result)
@@ -131,12 +140,7 @@ struct LinearizabilityExploration<Object: Sendable, Model: Hashable & Sendable>:
           timeBudget: setup.effective.timeBudget)
       }
       if let problem = explored.problem {
-        return (
-          LinearizabilityResult(
-            scenariosRun: scenariosRun, schedulesRun: schedules, failure: nil,
-            ranOutOfTime: false), problem, all.result(setup, failure: nil, ranOutOfTime: false),
-          spent
-        )
+        return outcome(misuse: problem, timedOut: false)
       }
       guard let found = explored.result.failure else { continue }
       var reported = (scenario: scenario, failure: found, table: explored.table)
@@ -158,19 +162,10 @@ struct LinearizabilityExploration<Object: Sendable, Model: Hashable & Sendable>:
         foundSize: scenario.size, size: reported.scenario.size, smallerScenariosTried: tried,
         token: "\(ScenarioCodec.encode(reported.scenario))/\(reported.failure.token)",
         schedule: reported.failure, title: setup.title)
-      return (
-        LinearizabilityResult(
-          scenariosRun: scenariosRun, schedulesRun: schedules, failure: failure,
-          ranOutOfTime: ranOutOfTime), nil,
-        all.result(setup, failure: reported.failure, ranOutOfTime: ranOutOfTime), spent
-      )
+      return outcome(failure, timedOut: ranOutOfTime)
     }
     all.isComplete = all.isComplete && scenariosRun == count && !ranOutOfTime
-    return (
-      LinearizabilityResult(
-        scenariosRun: scenariosRun, schedulesRun: schedules, failure: nil, ranOutOfTime: ranOutOfTime),
-      nil, all.result(setup, failure: nil, ranOutOfTime: ranOutOfTime), spent
-    )
+    return outcome(timedOut: ranOutOfTime)
   }
 
   /// Explores the schedules of one scenario, holding the run lock; adds the time it took to
@@ -241,6 +236,15 @@ struct LinearizabilityExploration<Object: Sendable, Model: Hashable & Sendable>:
   private static func isNotLinearizable(_ failure: ExplorationFailure) -> Bool {
     failure.failures.last?.hasPrefix(ScenarioJudge<Object, Model>.notLinearizable) ?? false
   }
+}
+
+/// What one check did: its result, a problem found with its operations, its explorations summed up
+/// for the JSON summary, and the time they ran.
+struct LinearizabilityOutcome: Sendable {
+  let result: LinearizabilityResult
+  let misuse: String?
+  let summary: ExplorationResult
+  let elapsed: Duration
 }
 
 /// The explorations of a check's scenarios summed up as one, for the JSON summary of

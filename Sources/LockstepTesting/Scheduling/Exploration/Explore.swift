@@ -97,11 +97,8 @@ private nonisolated(nonsending) func exploring(
   timeout: Duration, gracePeriod: Duration, site: CallSite, _ body: () async throws -> Void
 ) async -> ExplorationResult {
   var problems = setup.problems
-  if maxSteps < 1 { problems.append("maxSteps: \(maxSteps) must be at least 1") }
-  if timeout <= .zero { problems.append("timeout: \(timeout.lockstepText) must be more than zero") }
-  if gracePeriod < .zero {
-    problems.append("gracePeriod: \(gracePeriod.lockstepText) must not be negative")
-  }
+  problems += ExplorationSetup.runBoundProblems(
+    maxSteps: maxSteps, timeout: timeout, gracePeriod: gracePeriod)
   let strategy = setup.strategy
   if let reason = RuntimeHooks.unavailability {
     problems.append("deterministic scheduling is unavailable: \(reason)")

@@ -62,3 +62,18 @@ struct ExplorationSetup: Sendable {
     return title
   }
 }
+
+extension ExplorationSetup {
+  /// What is wrong with the bounds of each schedule's run: `maxSteps:`, `timeout:`, `gracePeriod:`.
+  static func runBoundProblems(maxSteps: Int, timeout: Duration, gracePeriod: Duration = .zero)
+    -> [String]
+  {
+    var problems: [String] = []
+    if maxSteps < 1 { problems.append("maxSteps: \(maxSteps) must be at least 1") }
+    if timeout <= .zero { problems.append("timeout: \(timeout.lockstepText) must be more than zero") }
+    if gracePeriod < .zero {
+      problems.append("gracePeriod: \(gracePeriod.lockstepText) must not be negative")
+    }
+    return problems
+  }
+}
