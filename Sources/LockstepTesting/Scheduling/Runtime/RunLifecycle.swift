@@ -54,6 +54,26 @@ enum RunLifecycle {
     return try await operation()
   }
 
+  /// How long a long exploration holds the run lock while the runs of other tests wait for it,
+  /// before it lets them go first (``shareLockIfOthersWait(at:around:)``).
+  static let lockSlice: Duration = .milliseconds(100)
+
+  /// Between two schedules of a long exploration: when runs of other tests wait for the lock and
+  /// the exploration has held it for ``lockSlice``, lets them go first and takes it back behind
+  /// them — so that a five-minute exploration does not hold every other deterministic test of the
+  /// process for five minutes. `pause` and `resume` run around the wait (the crash report's
+  /// context). Returns whether it let runs go first.
+  @discardableResult
+  nonisolated(nonsending) static func shareLockIfOthersWait(
+    at site: CallSite, around pause: () -> Void, _ resume: () -> Void
+  ) async -> Bool {
+    guard RunSerializer.shared.othersWait(after: lockSlice) else { return false }
+    pause()
+    await RunSerializer.shared.letWaitingRunsGoFirst(for: site)
+    resume()
+    return true
+  }
+
   /// Gives the calling thread to other work if runs have kept it busy for a while: runs are
   /// drained on the caller's thread, and a test that runs a thousand of them in a row would
   /// otherwise hold a thread of the cooperative pool for as long as a long CPU-bound loop. Called

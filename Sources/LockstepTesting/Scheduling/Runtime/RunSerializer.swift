@@ -108,6 +108,31 @@ final class RunSerializer: Sendable {
   /// How many runs wait for the lock.
   var waitingRuns: Int { state.withLock { $0.waiters.count } }
 
+  /// Whether runs wait for the lock and its holder has held it for `slice` or more.
+  func othersWait(after slice: Duration) -> Bool {
+    state.withLock { state in
+      guard !state.waiters.isEmpty, let holder = state.holder else { return false }
+      return holder.since.duration(to: RealTime.now) >= slice
+    }
+  }
+
+  /// Passes the lock to the runs waiting for it, and takes it back behind them, for a run started
+  /// at `site` that holds it; returns at once when nobody waits. Not cancellable: the caller holds
+  /// the lock again when this returns, as it held it before.
+  nonisolated(nonsending) func letWaitingRunsGoFirst(for site: CallSite) async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let next: Waiter? = state.withLock { state in
+        guard !state.waiters.isEmpty else { return nil }
+        let next = state.waiters.removeFirst()
+        state.holder = Holder(site: next.site, since: RealTime.now)
+        state.nextID += 1
+        state.waiters.append(Waiter(id: state.nextID, site: site) { _ in continuation.resume() })
+        return next
+      }
+      if let next { next.resume(true) } else { continuation.resume() }
+    }
+  }
+
   /// Passes the lock to the next waiter, or frees it.
   func release() {
     let next: Waiter? = state.withLock { state in

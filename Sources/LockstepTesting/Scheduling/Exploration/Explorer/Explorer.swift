@@ -126,6 +126,12 @@ final class Explorer: @unchecked Sendable {
       // thread to other work now and then, so that a long exploration does not keep a thread of
       // the cooperative pool from the rest of the tests.
       await RunLifecycle.yieldNowAndThen()
+      // Fair to other tests: their runs wait for the lock this exploration holds.
+      await RunLifecycle.shareLockIfOthersWait(at: site) {
+        CrashReport.endExploration()
+      } _: {
+        CrashReport.beginExploration("explore \(setup.title) at \(site)")
+      }
       let outcome = await runSchedule(planned, capture, during: during)
       if planned.pinned == nil {
         mostChoicePoints = max(mostChoicePoints, outcome.record.points.count)
