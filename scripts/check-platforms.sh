@@ -5,7 +5,7 @@
 #    up when first needed instead (LockstepInterposition/JobTaskIDs.c). APIs the standard library
 #    marks with availability are linked weakly by the compiler and need no check;
 #  - the runtime's experimental executor SPI is imported in one file only
-#    (Runtime/LockstepExecutors.swift), behind the compilers it was checked against.
+#    (Runtime/Executors/LockstepExecutors.swift), behind the compilers it was checked against.
 #
 #   scripts/check-platforms.sh [scratch-path]   # default .build; checks its debug objects too
 set -euo pipefail
@@ -33,7 +33,7 @@ if [ -n "$objects" ] && command -v nm >/dev/null; then
   done
 fi
 spi_files=$(grep -rl '@_spi(Experimental' Sources | sort)
-if [ "$spi_files" != "Sources/LockstepTesting/Scheduling/Runtime/LockstepExecutors.swift" ]; then
+if [ "$spi_files" != "Sources/LockstepTesting/Scheduling/Runtime/Executors/LockstepExecutors.swift" ]; then
   echo "error: the experimental executor SPI must be imported in LockstepExecutors.swift alone; found in:" >&2
   echo "$spi_files" >&2
   status=1
