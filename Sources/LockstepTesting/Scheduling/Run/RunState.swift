@@ -4,8 +4,8 @@
 /// It keeps the ready jobs (``ReadyJobs``), the sleepers in virtual time (``VirtualTime``), the
 /// timers that are not jobs (``RunTimers``), what is known of the tasks (``TaskRecords``), the
 /// trace, and the events Lockstep's primitives report about the running task.
-struct RunState<Job: SchedulableJob> {
-  enum Phase: Equatable { case running, finished, quarantined }
+struct RunState<Job: SchedulableJob>: JobRouter.RunView {
+  typealias Phase = RunPhase
 
   /// What the drain loop does next.
   enum Step {
@@ -78,19 +78,22 @@ struct RunState<Job: SchedulableJob> {
   /// Whether the task has reached this run, so its jobs from other threads belong here.
   func owns(taskID: UInt64) -> Bool { tasks.number(of: taskID) != nil }
 
+  func number(ofTask id: UInt64) -> Int? { tasks.number(of: id) }
+
+  func createdOutside(task id: UInt64) -> Bool { createdOutside.contains(id) }
+
   /// The runtime ids of every task that reached the run.
   var taskIDs: [UInt64] { tasks.taskIDs }
 
   // MARK: Jobs
 
-  /// Takes a ready job. `enqueuer` gives the task whose work the drain thread runs as it
-  /// enqueues the job, if any; it is asked only for a job of a task the run does not know yet. A
-  /// job of a task from outside the run, or one such a task enqueues, is not the run's
-  /// (``Admission/forward``).
+  /// Takes a ready job, as ``JobRouter`` routes it. `enqueuer` gives the task whose work the
+  /// drain thread runs as it enqueues the job, if any; it is asked only for a job of a task the
+  /// run does not know yet.
   mutating func enqueue(
     _ job: Job, enqueuer: () -> UInt64? = { nil }, fromOtherThread: Bool = false
   ) -> Admission {
-    let admission = admit(job, enqueuer: enqueuer) { state, entry in state.ready.append(entry) }
+    let admission = admit(job, actingTask: enqueuer) { state, entry in state.ready.append(entry) }
     if fromOtherThread, case .accepted = admission { jobsFromOtherThreads += 1 }
     return admission
   }
@@ -100,13 +103,6 @@ struct RunState<Job: SchedulableJob> {
   private(set) var jobsFromOtherThreads = 0
 
   // MARK: Tasks from outside
-
-  /// Whether task `id` is from outside the run: not one of the run's, and it existed before the
-  /// run began or was created outside it while the run was in progress.
-  private func isOutsider(_ id: UInt64) -> Bool {
-    guard let body = tasks.bodyTaskID, tasks.number(of: id) == nil else { return false }
-    return id < body || createdOutside.contains(id)
-  }
 
   /// A task was created outside the run while it is in progress (on a thread that does not drain
   /// it): its jobs are not the run's.
@@ -123,7 +119,7 @@ struct RunState<Job: SchedulableJob> {
   /// runtime id of the current task) or the task of the running job.
   mutating func schedule(_ job: Job, sleep: SleepRequest, sleeper: UInt64?) -> Admission {
     // A task from outside sleeps in real time.
-    if phase == .running, let sleeper, isOutsider(sleeper) { return .forward }
+    if JobRouter.route(.sleep(task: sleeper), in: self) == .platform { return .forward }
     let sleeperTask = eventTask(sleeper)
     if let sleeperTask, sleeperTask != 0, let id = job.taskID {
       tasks.alias(id, to: sleeperTask)
@@ -157,35 +153,27 @@ struct RunState<Job: SchedulableJob> {
   }
 
   private mutating func admit(
-    _ job: Job, enqueuer: () -> UInt64? = { nil }, _ store: (inout Self, RunEntry<Job>) -> Void
+    _ job: Job, actingTask: () -> UInt64? = { nil }, _ store: (inout Self, RunEntry<Job>) -> Void
   ) -> Admission {
-    switch phase {
-    case .finished: return .forward
-    case .quarantined:
+    let task: Int
+    switch JobRouter.route(.job(task: job.taskID), in: self, actingTask: actingTask) {
+    case .platform: return .forward
+    case .held:
       quarantine.append(job)
       return .quarantined
-    case .running:
-      var task = 0
-      if let id = job.taskID {
-        if let known = tasks.number(of: id) {
-          task = known
-        } else if isOutsider(id) || enqueuer().map(isOutsider) == true {
-          // An actor job of the run ran the work of a task from outside, which enqueued this.
-          return .forward
-        } else {
-          task = tasks.number(registering: id)
-          tasks[task].object = job.retainTask()
-        }
-      }
-      let enqueuedAt = runningTask == nil ? -1 : Int32(clamping: trace.steps.count - 1)
-      if !unseenCreations.isEmpty, let id = job.taskID, let creation = unseenCreations.removeValue(forKey: id)
-      {
-        apply(creation, toTask: task, id: id)
-      }
-      store(&self, RunEntry(job: job, task: task, enqueuedAt: enqueuedAt))
-      defer { drainWaiting = false }
-      return .accepted(wake: drainWaiting)
+    case .run(let known): task = known
+    case .runRegistering:
+      // `route` registers only a job of a task.
+      task = tasks.number(registering: job.taskID ?? 0)
+      tasks[task].object = job.retainTask()
     }
+    let enqueuedAt = runningTask == nil ? -1 : Int32(clamping: trace.steps.count - 1)
+    if !unseenCreations.isEmpty, let id = job.taskID, let creation = unseenCreations.removeValue(forKey: id) {
+      apply(creation, toTask: task, id: id)
+    }
+    store(&self, RunEntry(job: job, task: task, enqueuedAt: enqueuedAt))
+    defer { drainWaiting = false }
+    return .accepted(wake: drainWaiting)
   }
 
   /// Picks the next job: a ready one if any; otherwise, while the body runs, a due timer or the
@@ -397,13 +385,12 @@ struct RunState<Job: SchedulableJob> {
   /// until it does, at most ``unseenCreationLimit`` of them.
   /// Task `creator` (the task whose work the drain thread runs, if any) created task `id`.
   mutating func noteCreated(taskID id: UInt64, _ creation: TaskCreation, creator: UInt64? = nil) {
-    guard phase == .running else { return }
-    if let creator, isOutsider(creator) {
-      noteCreatedOutside(taskID: id)
-    } else if let number = tasks.number(of: id) {
-      apply(creation, toTask: number, id: id)
-    } else if unseenCreations.count < Self.unseenCreationLimit {
-      unseenCreations[id] = creation
+    switch JobRouter.route(.taskCreation(task: id), in: self, actingTask: { creator }) {
+    case .platform: noteCreatedOutside(taskID: id)
+    case .held: break
+    case .run(let number): apply(creation, toTask: number, id: id)
+    case .runRegistering:
+      if unseenCreations.count < Self.unseenCreationLimit { unseenCreations[id] = creation }
     }
   }
 

@@ -69,16 +69,15 @@ final class DeterministicRun: @unchecked Sendable {
   /// job and that task is not the job's own: inside an actor's job, possibly a task from outside
   /// the run that waited for the actor.
   func taskRunningInJob() -> UInt64? {
-    guard DrainingRun.isCurrent(self), inJob, let id = RuntimeHooks.currentTaskID(),
-      id != runningTaskID, id != drainerTaskID
-    else { return nil }
-    return id
+    guard DrainingRun.isCurrent(self) else { return nil }
+    return JobRouter.actingTask(
+      current: RuntimeHooks.currentTaskID(), runningJob: runningTaskID, drainer: drainerTaskID,
+      inJob: inJob)
   }
 
-  /// Takes the sleep of the task running on the drain thread: `job` becomes ready after the
-  /// sleep's delay of virtual time.
-  func schedule(_ job: ScheduledJob, sleep: SleepRequest) {
-    let sleeper = RuntimeHooks.currentTaskID()
+  /// Takes the sleep of `sleeper`, the task running on the drain thread: `job` becomes ready after
+  /// the sleep's delay of virtual time.
+  func schedule(_ job: ScheduledJob, sleep: SleepRequest, sleeper: UInt64?) {
     admitted(
       job, state.withLock { $0.schedule(job, sleep: sleep, sleeper: sleeper) }, remaining: sleep.delay)
   }

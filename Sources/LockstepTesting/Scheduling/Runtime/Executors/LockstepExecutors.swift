@@ -65,26 +65,28 @@
   @available(LockstepCustomExecutors, *)
   private func enqueueInRun(_ job: UnownedJob, isMainActor: Bool) -> Bool {
     let scheduled = scheduledJob(job, isMainActor: isMainActor)
-    guard let run = ActiveRuns.routedRun(forTask: scheduled.taskID) else { return false }
+    guard let run = ActiveRuns.runToAsk(.job(task: scheduled.taskID)) else { return false }
     run.noteRunningTaskNameIfDraining()
     run.enqueue(scheduled)
     return true
   }
 
-  /// Puts a sleep of the job running on a drain thread in its run's virtual time; `false` off a
-  /// drain thread.
+  /// Puts a sleep of the current task in its run's virtual time, as ``JobRouter`` routes it;
+  /// `false` when it belongs to no run. `drained` is the run this thread drains.
   @available(LockstepCustomExecutors, *)
   private func scheduleInRun(
-    _ job: UnownedJob, on run: DeterministicRun?,
+    _ job: UnownedJob, drained run: DeterministicRun?,
     sleep: (_ jobStart: ContinuousClock.Instant) -> SleepRequest
   ) -> Bool {
     guard let run else { return false }
-    // A task from outside the run whose work an actor job of the run ran (it waited for an actor
-    // the run's task held) is not the run's: its sleep keeps real time.
-    if let task = RuntimeHooks.currentTaskID(), task < run.bodyTaskID { return false }
+    let sleeper = RuntimeHooks.currentTaskID()
+    // The router's first rule without a second thread-local read: the drained run is asked.
+    let drained = (run: run, bodyTaskID: run.bodyTaskID)
+    guard case .run = JobRouter.runToAsk(.sleep(task: sleeper), drained: drained, owner: { _ in nil })
+    else { return false }
     let request = sleep(run.jobStart)
     run.noteRunningTaskNameIfDraining()
-    run.schedule(scheduledJob(job, isMainActor: false), sleep: request)
+    run.schedule(scheduledJob(job, isMainActor: false), sleep: request, sleeper: sleeper)
     return true
   }
 
@@ -125,7 +127,7 @@
       let now = virtual ? nil : realNow(for: C.self)
       let job = UnownedJob(job)
       if scheduleInRun(
-        job, on: run,
+        job, drained: run,
         sleep: {
           virtual
             ? SleepRequest(until: instant, onVirtual: clock)
@@ -145,7 +147,7 @@
     ) {
       let job = UnownedJob(job)
       if scheduleInRun(
-        job, on: DrainingRun.current, sleep: { _ in SleepRequest(delay: delay as? Duration ?? .zero) })
+        job, drained: DrainingRun.current, sleep: { _ in SleepRequest(delay: delay as? Duration ?? .zero) })
       {
         return
       } else if let scheduling = platform as? any SchedulingExecutor {

@@ -29,7 +29,7 @@ enum ActiveRuns {
   }
 
   /// A thread that drains no run created task `id` while runs are in progress: it is none of
-  /// theirs, even when an actor job of a run runs its work.
+  /// theirs, even when an actor job of a run runs its work (``JobRouter``'s rule 2).
   static func noteCreatedOutside(taskID id: UInt64) {
     registry.withLock { registry in
       for run in registry.running { run.state.withLock { $0.noteCreatedOutside(taskID: id) } }
@@ -52,20 +52,13 @@ enum ActiveRuns {
     }
   }
 
-  /// Where a job enqueued right now belongs: to the run drained by this thread, to the run that
-  /// owns its task, or (`nil`) to the platform executors.
-  ///
-  /// A job enqueued by the drain thread belongs to its run — a task the run's code creates, an
-  /// actor job, a continuation it resumes — unless its task existed before the run began: the
-  /// test's own task, waiting outside the run for something the run records, is resumed by the
-  /// run but goes on outside it, on the executors it came from. (A task isolated to an actor of
-  /// its own comes back through that actor's job, which carries no task id: it still joins.)
-  static func routedRun(forTask taskID: UInt64?) -> DeterministicRun? {
-    if let run = DrainingRun.current {
-      if let taskID, taskID < run.bodyTaskID { return nil }
-      return run
+  /// The run to hand `work` that arrives on this thread right now, if any
+  /// (``JobRouter/runToAsk(_:drained:owner:)``); the run then routes it itself.
+  static func runToAsk(_ work: JobRouter.Work) -> DeterministicRun? {
+    let drained = DrainingRun.current.map { (run: $0, bodyTaskID: $0.bodyTaskID) }
+    switch JobRouter.runToAsk(work, drained: drained, owner: owner(ofTask:)) {
+    case .run(let run): return run
+    case .none, .outsiderOfEveryRun: return nil
     }
-    guard let taskID else { return nil }
-    return owner(ofTask: taskID)
   }
 }
