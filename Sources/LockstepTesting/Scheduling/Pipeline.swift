@@ -2,17 +2,21 @@
 //
 // 1. Enqueue: the runtime hands a ready job, or a sleep, to Lockstep's executors
 //    (Runtime/Executors/LockstepExecutors.swift, installed by Runtime/Executors/RuntimeHooks.swift).
-// 2. Route: the job belongs to the run this thread drains (Runtime/Routing/DrainingRun.swift), to the run
-//    that owns its task (Runtime/Routing/ActiveRuns.swift), or to the platform's executors.
-// 3. Admit: the run's state machine stores it, forwards it or holds it (`admit` in
-//    Run/RunState.swift); a sleep waits in virtual time (Run/VirtualTime.swift).
+// 2. Route: one rule says which run, if any, owns it (Runtime/Routing/JobRouter.swift): the run
+//    this thread drains (Runtime/Routing/DrainingRun.swift), or the run that owns its task
+//    (Runtime/Routing/ActiveRuns.swift); otherwise the platform's executors take it.
+// 3. Admit: the run's state machine stores it, forwards it or holds it, as the router says
+//    (`admit` in Run/RunState.swift); a sleep waits in virtual time (Run/VirtualTime.swift).
 // 4. Choose: the next job comes from Run/ReadyJobs.swift — first in, first out or seeded
 //    (Run/ReadyQueue.swift), or an exploration's picker (Run/ExploredJobs.swift, Exploration/Pickers/).
-// 5. Run: the drain loop runs it (`runJobs` in Runtime/Drain/DeterministicRun.swift), on the caller's
-//    thread or on Lockstep's own (Runtime/Drain/DrainThread.swift); a main-actor job only while the
-//    drain holds the process's main actor (Runtime/Drain/MainActorAccess.swift, the placements in
-//    Runtime/Lifecycle/RunLifecycle.swift). A main-queue block a job queues becomes a job of the run
-//    (Runtime/Executors/MainQueueHandOff.swift).
+// 5. Run: a stretch of draining runs it (`runJobs` in Runtime/Drain/DeterministicRun.swift); the
+//    drain loop (Runtime/Drain/DrainLoop.swift) says on which thread, from one table
+//    (Runtime/Drain/DrainTable.swift): the caller's thread, the main actor, or Lockstep's own
+//    (Runtime/Drain/DrainThread.swift). A main-actor job runs only with the lease of the real main
+//    actor (Runtime/Drain/MainActorAccess.swift). A main-queue block a job queues becomes a job of
+//    the run (Runtime/Executors/MainQueueHandOff.swift).
 //
-// Runtime/Lifecycle/RunLifecycle.swift starts every run; Exploration/Explorer/Explorer.swift runs one per
-// schedule, its picker chosen by a strategy (Exploration/Strategies/).
+// Runtime/Lifecycle/RunLifecycle.swift starts every run under the run lock
+// (Runtime/Lifecycle/RunSerializer.swift); Exploration/Explorer/Explorer.swift runs one per
+// schedule, its picker chosen by a strategy (Exploration/Strategies/). CONTRIBUTING.md lists the
+// runtime's invariants and the test of each.

@@ -14,9 +14,12 @@ final class DeterministicRun: @unchecked Sendable {
   private let wakeup = DispatchSemaphore(value: 0)
   /// Cancels the body task; set before draining.
   var cancelBody: (@Sendable () -> Void)?
-  // The drain thread's own fields below are read and written by one thread at a time, the one
-  // draining the run: the runtime's dynamic exclusivity checks (a call on every access, several
-  // a job) would check nothing more.
+  // The drain thread's own fields below are read and written only by the thread draining the run
+  // (invariant 3 in CONTRIBUTING's "Runtime invariants"), and a drain moves between threads only
+  // through a hand-off that orders the accesses (a continuation, a semaphore, a main-queue block).
+  // The thread sanitizer checks that over the suite (`TSAN=1 scripts/stress.sh`, beside the
+  // main-actor tests); the runtime's dynamic exclusivity checks are turned off for these fields
+  // (a call on every access, several a job).
 
   /// The task whose job the drain thread is running. Drain thread only.
   @exclusivity(unchecked) private var runningTaskID: UInt64?
@@ -45,6 +48,7 @@ final class DeterministicRun: @unchecked Sendable {
     timeout: Duration, gracePeriod: Duration = .zero, site: CallSite,
     virtualNow: Bool = VirtualNow.isInEffect
   ) {
+    assert(RunSerializer.shared.isHeld, "a deterministic run built without the process's run lock")
     self.site = site
     self.timeout = timeout
     self.gracePeriod = gracePeriod
@@ -193,16 +197,18 @@ final class DeterministicRun: @unchecked Sendable {
 
   /// Runs the run's jobs on this thread until the body has finished and no job is ready, or
   /// until nothing can make progress; it pauses between two jobs (``DrainPause``) when its
-  /// `budget` has passed, when the next job needs the main actor and this thread does not hold
-  /// it, or when it must wait for outside jobs while holding the main actor. A later call, on
-  /// any thread, goes on from there.
-  func drain(until budget: ContinuousClock.Instant? = nil, holdingMainActor: Bool) -> DrainStretch {
+  /// `budget` has passed, when the next job needs the main actor and `lease` is `nil`, or when it
+  /// must wait for outside jobs while holding the main actor. A later call, on any thread, goes on
+  /// from there: the drain loop (`DrainLoop.swift`) decides where, from ``DrainTable``.
+  func drain(until budget: ContinuousClock.Instant?, holding lease: borrowing MainActorLease?)
+    -> DrainStretch
+  {
     if !progress.started {
       progress.started = true
       progress.deadline = RealTime.now + FailureBoundScale.scaled(timeout)
       ActiveRuns.add(self)
     }
-    let stop = asDrainThread { runJobs(budget: budget, holdingMainActor: holdingMainActor) }
+    let stop = asDrainThread { runJobs(budget: budget, holding: lease) }
     switch stop {
     case .paused(let pause): return .paused(pause)
     case .finished: return .ended(finish())
@@ -217,24 +223,11 @@ final class DeterministicRun: @unchecked Sendable {
     }
   }
 
-  /// Runs the run's jobs on this thread, which does not hold the main actor, until the run is
-  /// over; its main-actor jobs run holding the main actor (``MainActorAccess``), a stretch of at
-  /// most ``inlineBudget`` at a time.
-  func drainToEnd() -> DrainOutcome {
-    while true {
-      switch drain(holdingMainActor: false) {
-      case .ended(let outcome): return outcome
-      case .paused(.needsMainActor), .paused(.yieldMainActor):
-        var stretch: DrainStretch?
-        let ran = MainActorAccess.runBlocking(until: progress.deadline) { [self] in
-          stretch = drain(until: RealTime.now + Self.inlineBudget, holdingMainActor: true)
-        }
-        guard ran else { return quarantine { .mainActorUnavailable($0) } }
-        if case .ended(let outcome) = stretch { return outcome }
-      case .paused: continue
-      }
-    }
-  }
+  /// Ends a run whose drain could not get the main actor by its deadline.
+  func failWithoutMainActor() -> DrainOutcome { quarantine { .mainActorUnavailable($0) } }
+
+  /// The run's real-time deadline, once its drain has started.
+  var deadline: ContinuousClock.Instant { progress.deadline }
 
   /// Runs `body` as this run's drain thread: jobs enqueued, tasks created and main-queue blocks
   /// posted on this thread go to the run.
@@ -245,25 +238,27 @@ final class DeterministicRun: @unchecked Sendable {
     }
   }
 
-  /// Runs one job of the run on this thread, reading the run's clocks at `now`.
-  private func runJob(_ job: ScheduledJob, now: Int64) {
+  /// Runs one job of the run on this thread, reading the run's clocks at `now`; a main-actor job
+  /// only with `lease`.
+  private func runJob(_ job: ScheduledJob, now: Int64, holding lease: borrowing MainActorLease?) {
     inJob = true
     if let clocks {
-      clocks.reading(at: now) { RuntimeHooks.run(job) }
+      clocks.reading(at: now) { RuntimeHooks.run(job, holding: lease) }
     } else {
-      RuntimeHooks.run(job)
+      RuntimeHooks.run(job, holding: lease)
     }
     inJob = false
   }
 
   /// Runs the chosen job on this thread; returns why draining stops after it, if it does.
   private func run(
-    _ job: ScheduledJob, needsName: Bool, isKept: Bool, now: Int64, budget: ContinuousClock.Instant?
+    _ job: ScheduledJob, needsName: Bool, isKept: Bool, now: Int64, budget: ContinuousClock.Instant?,
+    holding lease: borrowing MainActorLease?
   ) -> Stop? {
     runningTaskID = job.taskID
     runningNameChecked = !needsName
     jobStart = ContinuousClock.now
-    runJob(job, now: now)
+    runJob(job, now: now, holding: lease)
     runningTaskID = nil
     if isKept { progress.suspendedAt = SuspendedTaskStacks.site(of: job.job) }
     progress.gaveMainActorBack = false
@@ -280,14 +275,22 @@ final class DeterministicRun: @unchecked Sendable {
 
   /// Reads the clock between jobs, for the run's bounds: there this thread reads real time (the
   /// run's clocks are set only around each job).
-  private func runJobs(budget: ContinuousClock.Instant?, holdingMainActor: Bool) -> Stop {
+  private func runJobs(budget: ContinuousClock.Instant?, holding lease: borrowing MainActorLease?)
+    -> Stop
+  {
     let deadline = progress.deadline
+    let holdingMainActor: Bool
+    switch lease {
+    case .some: holdingMainActor = true
+    case .none: holdingMainActor = false
+    }
     while true {
       if let held = progress.mainActorJob {
         guard holdingMainActor else { return .paused(.needsMainActor) }
         progress.mainActorJob = nil
         let stop = run(
-          held.job, needsName: held.needsName, isKept: held.isKept, now: held.now, budget: budget)
+          held.job, needsName: held.needsName, isKept: held.isKept, now: held.now, budget: budget,
+          holding: lease)
         if let stop { return recordingSuspension(stop) }
         continue
       }
@@ -305,7 +308,8 @@ final class DeterministicRun: @unchecked Sendable {
           progress.mainActorJob = (job, needsName, isKept, now)
           return .paused(.needsMainActor)
         }
-        let stop = run(job, needsName: needsName, isKept: isKept, now: now, budget: budget)
+        let stop = run(
+          job, needsName: needsName, isKept: isKept, now: now, budget: budget, holding: lease)
         if let stop { return recordingSuspension(stop) }
       case .fire(let action):
         action()
@@ -383,7 +387,7 @@ final class DeterministicRun: @unchecked Sendable {
         })
       {
         runningTaskID = nil
-        runJob(job, now: now)
+        runJob(job, now: now, holding: nil)
         budget -= 1
       }
     }

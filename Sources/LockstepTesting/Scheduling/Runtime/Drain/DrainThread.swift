@@ -2,7 +2,8 @@ import Foundation
 
 /// Lockstep's own thread, which drains the deterministic runs that cannot be drained on the
 /// caller's thread (see ``DrainingRun`` for which run a thread drains). One thread serves every
-/// run of the process (runs never overlap), so starting a run costs a wake-up, not a thread.
+/// run of the process (runs never overlap: the run lock, ``RunSerializer``, checked when a run
+/// is built), so starting a run costs a wake-up, not a thread.
 ///
 /// A long-lived thread also keeps the C allocator's memory warm: glibc gives a new thread's heap
 /// back to the kernel, so a thread per run page-faults on every allocation of the next run.
@@ -43,7 +44,7 @@ final class DrainThread: @unchecked Sendable {
       while true {
         available.wait()
         guard let next = pending.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { continue }
-        next.done(next.run.drainToEnd())
+        next.done(next.run.drainBlocking(from: .thread))
       }
     }
     thread.name = "Lockstep deterministic runs"

@@ -5,7 +5,9 @@ import Foundation
 /// only while the run holds the real main actor — on the thread of a `@MainActor` caller that
 /// drains it, or inside a block on the main queue — so it never overlaps other main-actor work
 /// of the process, and it runs on the main thread wherever the platform's main actor is the main
-/// thread.
+/// thread. The drain runs a main-actor job only with a ``MainActorLease``; `MainActorExclusionTests`
+/// checks that no write of plain main-actor tests beside deterministic ones is lost (and the
+/// thread sanitizer, that no access races).
 ///
 /// Work for the main actor goes into a mailbox and a main-queue block is queued to take it. A
 /// thread that holds the main actor and blocks waiting for Lockstep (``waitServing(_:until:)``)
@@ -22,8 +24,11 @@ enum MainActorAccess {
   private static let marked: Void = DispatchQueue.main.setSpecific(key: key, value: 1)
 
   /// Runs `work` holding the main actor, from a thread that does not hold it, and returns once it
-  /// ran. Returns `false`, and `work` never runs, when the main actor was not free by `deadline`.
-  static func runBlocking(until deadline: ContinuousClock.Instant, _ work: @escaping () -> Void) -> Bool {
+  /// ran; `work` gets the lease that proves it. Returns `false`, and `work` never runs, when the
+  /// main actor was not free by `deadline`.
+  static func runBlocking(
+    until deadline: ContinuousClock.Instant, _ work: @escaping (borrowing MainActorLease?) -> Void
+  ) -> Bool {
     let handOff = HandOff(work)
     let servant = mailbox.withLock { mailbox in
       mailbox.handOffs.append(handOff)
@@ -59,7 +64,8 @@ enum MainActorAccess {
       return mailbox.handOffs
     }
     for handOff in handOffs where handOff.claim() {
-      handOff.work()
+      let lease: MainActorLease? = MainActorLease(heldBy: ())
+      handOff.work(lease)
       handOff.done.signal()
     }
   }
@@ -73,11 +79,11 @@ enum MainActorAccess {
 
   /// One piece of work for the main actor, run at most once.
   private final class HandOff: @unchecked Sendable {
-    let work: () -> Void
+    let work: (borrowing MainActorLease?) -> Void
     let done = DispatchSemaphore(value: 0)
     private let claimed = Locked(false)
 
-    init(_ work: @escaping () -> Void) { self.work = work }
+    init(_ work: @escaping (borrowing MainActorLease?) -> Void) { self.work = work }
 
     /// Claims the work, to run it or to give it up; `false` when it was claimed already.
     func claim() -> Bool {
@@ -86,5 +92,25 @@ enum MainActorAccess {
         return !claimed
       }
     }
+  }
+}
+
+/// The right to run a run's main-actor jobs: only code that holds the process's real main actor
+/// can make one — `@MainActor` code (``held()``), or ``MainActorAccess`` where it runs work on the
+/// main queue or on a thread that holds the main actor — and the drain runs a main-actor job only
+/// with one (``RuntimeHooks/run(_:holding:)``). Not copyable: it lives as long as the stretch of
+/// draining it was made for.
+struct MainActorLease: ~Copyable {
+  /// A lease for code that holds the main actor, checked in debug builds.
+  fileprivate init(heldBy: Void) {
+    assert(MainActorAccess.isHeldHere, "a main-actor lease made off the main actor")
+  }
+
+  /// The lease of `@MainActor` code.
+  @MainActor static func held() -> MainActorLease? { MainActorLease(heldBy: ()) }
+
+  /// The lease of synchronous code, if it holds the main actor (``MainActorAccess/isHeldHere``).
+  static func heldHere() -> MainActorLease? {
+    MainActorAccess.isHeldHere ? MainActorLease(heldBy: ()) : nil
   }
 }

@@ -19,9 +19,10 @@
 // storage on every global/main enqueue, so the standard library asks for it before the first
 // enqueue. In a Linux test process a constructor of the executable does it before `main`, when
 // no other thread exists (LockstepInterposition/EarlyExecutors.c, `installBeforeMain()`).
-// Elsewhere the first run does it: a thread that enqueues a job in the nanoseconds of the store
-// could read the two-word existential half written, once per process; the process's own
-// executors keep working either way, since Lockstep's forward every job that is not a run's.
+// `ExecutorInstallationTests` checks that. Elsewhere (an executable such as lockstep-demo, a
+// process on an Apple platform) the first run does it while other threads may be enqueueing:
+// whether the runtime's read of that storage can see the store half done is not something a test
+// here can show either way, and Lockstep does not claim it cannot.
 import LockstepInterposition
 
 /// Called by LockstepInterposition's constructor before `main` of a Linux test process: installs
@@ -71,8 +72,17 @@ enum RuntimeHooks {
     return nil
   }()
 
-  /// Runs one job of a run on the current (drain) thread.
-  static func run(_ job: ScheduledJob) { ExecutorAPI.run(job) }
+  /// Runs one job of a run on the current (drain) thread; a main-actor job only with the lease
+  /// of the main actor.
+  static func run(_ job: ScheduledJob, holding lease: borrowing MainActorLease?) {
+    if job.isMainActor {
+      switch lease {
+      case .some: assert(MainActorAccess.isHeldHere, "a main-actor job run off the main actor")
+      case .none: preconditionFailure("a main-actor job run without the main actor's lease")
+      }
+    }
+    ExecutorAPI.run(job)
+  }
 
   /// Hands a job that does not belong to a run (any more) to the platform executors, after
   /// `delay` of real time.

@@ -153,123 +153,32 @@ struct RunCompletion<Value> {
 }
 
 extension DeterministicRun {
-  /// Runs `body` in this run.
-  ///
-  /// The run is drained right here, on the caller's thread, while the caller waits: no thread
-  /// hand-off, which would be most of what a run costs. The caller's task stays in this call while
-  /// the run's jobs run nested in it, as `Task.immediate` runs a task. A run's main-actor job runs
-  /// only while the run holds the real main actor (``MainActorAccess``):
-  ///
-  /// - A `@MainActor` caller holds it: the run is drained in its call, in stretches of
-  ///   ``inlineBudget``, and between two stretches the caller yields the main actor to the
-  ///   process's other main-actor work.
-  /// - A nonisolated caller drains on its own thread until the first main-actor job, then hops to
-  ///   the main actor and drains there, as a `@MainActor` caller does.
-  /// - A caller isolated to another actor leaves it first (the run's jobs may need it).
-  /// - A run still going after ``inlineBudget`` off the main actor, and a run with a grace period
-  ///   (it may wait in real time for jobs from other threads, which may need the main actor),
-  ///   move to the process's drain thread, where the caller really suspends; there each
-  ///   main-actor job is run in a block on the main queue.
+  /// Runs `body` in this run, drained from the caller's isolation by the drain loop
+  /// (``drain(from:)``): on the caller's thread while the caller waits when it can — no thread
+  /// hand-off, which would be most of what a run costs — as ``DrainTable`` says.
   nonisolated(nonsending) func perform<Value>(_ body: LentBody<Value>) async
     -> RunCompletion<Value>
   {
     let baseline = body.referenceCount
     let result = start(body)
-    let drained: DrainOutcome
-    // Read here, never inside `&&`: its right side is a closure, whose `#isolation` is its own.
-    let caller = Self.placement(ofCallerIsolatedTo: #isolation)
-    if gracePeriod != .zero {
-      drained = await DrainThread.shared.drain(self)
-    } else if caller == .otherActor {
-      drained = await drainOffCallersActor()
-    } else {
-      drained = await drainInline(holdingMainActor: caller == .mainActor)
-    }
+    let drained = await drain(
+      from: DrainTable.start(caller: DrainCaller(isolatedTo: #isolation), gracePeriod: gracePeriod != .zero))
     if drained.quarantinedTasks { body.relinquishReferences(downTo: baseline) }
     return RunCompletion(
       drained: drained, result: result.value, timeout: timeout, site: site)
   }
 
-  /// Drains on the caller's thread for up to ``inlineBudget``; goes on on the main actor when the
-  /// caller holds it or a main-actor job needs it, and on the drain thread otherwise.
-  nonisolated(nonsending) private func drainInline(holdingMainActor: Bool) async -> DrainOutcome {
-    switch drain(until: RealTime.now + Self.inlineBudget, holdingMainActor: holdingMainActor) {
-    case .ended(let outcome): return outcome
-    case .paused(.needsMainActor): return await drainOnMainActor()
-    case .paused(.yieldMainActor):
-      // Lets a queued main-queue block run first (the hop to the main actor does that itself).
-      if holdingMainActor { await Task.yield() }
-      return await drainOnMainActor()
-    case .paused(.budgetSpent) where holdingMainActor: return await drainOnMainActor()
-    case .paused: return await DrainThread.shared.drain(self)
-    }
-  }
-
-  /// Drains holding the main actor, in stretches of ``inlineBudget`` with the main actor yielded
-  /// to the process's other main-actor work between two of them.
-  @MainActor private func drainOnMainActor() async -> DrainOutcome {
-    while true {
-      switch drain(until: RealTime.now + Self.inlineBudget, holdingMainActor: true) {
-      case .ended(let outcome): return outcome
-      case .paused(.leaveMainActor): return await DrainThread.shared.drain(self)
-      case .paused: await Task.yield()  // fairness to other main-actor work, not synchronisation
-      }
-    }
-  }
-
-  /// Drains off the caller's actor, for up to ``inlineBudget``, then on the main actor or the
-  /// drain thread: leaving a default actor for the global executor is a switch on the same
-  /// thread, cheaper than handing the run to the drain thread.
-  @concurrent private func drainOffCallersActor() async -> DrainOutcome {
-    switch drain(until: RealTime.now + Self.inlineBudget, holdingMainActor: false) {
-    case .ended(let outcome): return outcome
-    case .paused(.needsMainActor), .paused(.yieldMainActor): return await drainOnMainActor()
-    case .paused: return await DrainThread.shared.drain(self)
-    }
-  }
-
-  /// How long a run is drained on the caller's thread before it moves to the drain thread, or
-  /// yields the main actor: a thread is not held for longer than a short CPU-bound function would
-  /// hold it. Almost every run of a test is over long before.
-  static let inlineBudget = Duration.milliseconds(2)
-
-  private enum CallerPlacement { case nonisolated, mainActor, otherActor }
-
-  private static func placement(ofCallerIsolatedTo actor: (any Actor)?) -> CallerPlacement {
-    guard let actor else { return .nonisolated }
-    return ObjectIdentifier(actor) == ObjectIdentifier(MainActor.shared) ? .mainActor : .otherActor
-  }
-
-  /// Runs `body` in this run, drained by the calling thread. A thread that holds the main actor
-  /// runs every job itself; any other thread runs main-actor jobs in blocks on the main queue.
+  /// Runs `body` in this run, drained by the calling thread (``drainBlocking(from:)``). A thread
+  /// that holds the main actor runs every job itself; any other thread runs main-actor jobs in
+  /// blocks on the main queue.
   func performBlocking<Value>(_ body: LentBody<Value>) -> RunCompletion<Value> {
     let baseline = body.referenceCount
     let result = start(body)
-    let drained = MainActorAccess.isHeldHere ? drainHoldingMainActorToEnd() : drainToEnd()
+    let caller: DrainCaller = MainActorAccess.isHeldHere ? .blockingHoldingMainActor : .blocking
+    let drained = drainBlocking(from: DrainTable.start(caller: caller, gracePeriod: gracePeriod != .zero))
     if drained.quarantinedTasks { body.relinquishReferences(downTo: baseline) }
     return RunCompletion(
       drained: drained, result: result.value, timeout: timeout, site: site)
-  }
-
-  /// Drains on this thread, which holds the main actor, until the run is over. When the run must
-  /// wait for outside jobs, the drain thread waits for them while this thread runs the main-actor
-  /// work the run posts.
-  private func drainHoldingMainActorToEnd() -> DrainOutcome {
-    while true {
-      switch drain(holdingMainActor: true) {
-      case .ended(let outcome): return outcome
-      case .paused(.leaveMainActor):
-        let outcome = Locked<DrainOutcome?>(nil)
-        let signal = DispatchSemaphore(value: 0)
-        DrainThread.shared.submit(self) { drained in
-          outcome.withLock { $0 = drained }
-          signal.signal()
-        }
-        MainActorAccess.waitServing(signal) { outcome.withLock { $0 != nil } }
-        return outcome.withLock { $0! }
-      case .paused: continue
-      }
-    }
   }
 
   /// Creates the body's task so that its first job lands in the run. `Task {}` copies the

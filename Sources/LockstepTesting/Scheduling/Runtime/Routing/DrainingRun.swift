@@ -30,7 +30,8 @@ enum DrainingRun {
       pthread_getspecific(key) == Unmanaged.passUnretained(run).toOpaque()
     }
 
-    /// Runs `body` with `run` as this thread's run; the run must outlive the call.
+    /// Runs `body` with `run` as this thread's run. Kept unretained: every caller is a method of
+    /// `run` itself, which keeps it alive for the call.
     static func with<T>(_ run: DeterministicRun, _ body: () throws -> T) rethrows -> T {
       let previous = pthread_getspecific(key)
       pthread_setspecific(key, Unmanaged.passUnretained(run).toOpaque())
