@@ -276,17 +276,15 @@ final class Explorer: @unchecked Sendable {
       failures.append(judgement.failure)
       if let key = judgement.key { failureSite = key }
     }
-    let (trailed, waits) = run.state.withLock { ($0.picker as? CrashTrailPicker, $0.waitCount) }
-    let picked = trailed?.picker
+    let (picked, waits) = run.state.withLock { ($0.picker, $0.waitCount) }
     mostWaits = max(mostWaits, waits)
-    let guided = picked as? GuidedPicker
     var divergence: ReplayDivergence?
-    if let token = planned.replaying, let guided {
-      divergence = ScheduleCheck.divergence(of: token, picker: guided, trace: completion.trace)
+    if let token = planned.replaying, let picked {
+      divergence = ScheduleCheck.divergence(of: token, picker: picked, trace: completion.trace)
     }
     return ScheduleOutcome(
       failures: failures, trace: completion.trace, record: picked?.record ?? ScheduleRecord(),
-      cancelAtWait: planned.cancelAtWait, waits: waits, diverged: guided?.diverged ?? false,
+      cancelAtWait: planned.cancelAtWait, waits: waits, diverged: picked?.diverged ?? false,
       failureSite: failureSite, divergence: divergence)
   }
 }

@@ -54,7 +54,7 @@ struct ScheduleCheck: Hashable, Sendable {
   /// difference its picker saw, else a difference in the number of choice points, steps, or the
   /// order of the tasks.
   static func divergence(
-    of token: ReplayToken, picker: GuidedPicker, trace: SchedulerTrace
+    of token: ReplayToken, picker: some SchedulePicker, trace: SchedulerTrace
   ) -> ReplayDivergence? {
     if let divergence = picker.divergence { return divergence }
     let recorded = token.choices.count

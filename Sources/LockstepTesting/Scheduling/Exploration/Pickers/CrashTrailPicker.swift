@@ -6,6 +6,8 @@ struct CrashTrailPicker: SchedulePicker {
   init(_ picker: any SchedulePicker) { self.picker = picker }
 
   var record: ScheduleRecord { picker.record }
+  var diverged: Bool { picker.diverged }
+  var divergence: ReplayDivergence? { picker.divergence }
 
   mutating func pick(among tasks: [Int], previous: Int, step: Int) -> Int {
     let index = picker.pick(among: tasks, previous: previous, step: step)

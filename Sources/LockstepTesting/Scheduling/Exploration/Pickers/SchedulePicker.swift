@@ -12,4 +12,13 @@ protocol SchedulePicker {
   mutating func pick(among tasks: [Int], previous: Int, step: Int) -> Int
   /// The choices made so far.
   var record: ScheduleRecord { get }
+  /// Whether the picker could not follow its plan (a guided replay); `false` for the others.
+  var diverged: Bool { get }
+  /// Where a guided replay first left its plan, if it knows.
+  var divergence: ReplayDivergence? { get }
+}
+
+extension SchedulePicker {
+  var diverged: Bool { false }
+  var divergence: ReplayDivergence? { nil }
 }
