@@ -11,20 +11,22 @@ enum DrainOutcome {
   case realClockSleep(RealClockSleep)
   /// A main-actor job of the run waited for the main actor until the run's bound and never got it.
   case mainActorUnavailable(SchedulerTrace)
+  /// A job held the run's thread past the run's bound (``RunWatchdog``): `blocked` says whose.
+  case blocked(SchedulerTrace, blocked: String, tasks: [String])
 
   /// Whether the run left its tasks quarantined: suspended for good, never run again.
   var quarantinedTasks: Bool {
     switch self {
     case .finished: false
     case .deadlock(let report): report.quarantined
-    case .timedOut, .tooManySteps, .realClockSleep, .mainActorUnavailable: true
+    case .timedOut, .tooManySteps, .realClockSleep, .mainActorUnavailable, .blocked: true
     }
   }
 
   var trace: SchedulerTrace {
     switch self {
     case .finished(let trace), .timedOut(let trace, _), .tooManySteps(let trace, _),
-      .mainActorUnavailable(let trace):
+      .mainActorUnavailable(let trace), .blocked(let trace, _, _):
       trace
     case .deadlock(let report): report.trace
     case .realClockSleep(let error): error.trace
@@ -58,6 +60,16 @@ enum DrainOutcome {
             + "the main queue); the run's tasks are quarantined"
         ], isVirtualTime: false, scale: FailureBoundScale.current)
     case .realClockSleep(let error): error
+    case .blocked(let trace, let blocked, let tasks):
+      WaitTimeoutError(
+        awaited: "the deterministic run's body to finish", timeout: timeout, site: site,
+        pending: [
+          "\(blocked) never returned from its job: the run's thread is blocked in a call that "
+            + "never returns (a semaphore or group wait, a lock, `queue.sync`, a blocking read) or "
+            + "busy in a loop that never suspends; where exactly cannot be read from another "
+            + "thread. Lockstep failed the run after \(trace.steps.count) jobs and let the other "
+            + "runs go on; the thread stays where it is, and the run's tasks are quarantined"
+        ] + tasks, isVirtualTime: false, scale: FailureBoundScale.current)
     }
   }
 }

@@ -19,6 +19,8 @@ struct RunState<Job: SchedulableJob>: JobRouter.RunView {
     /// A task sleeps until deadlines computed from the real clock (``realClockSleeper``): the run
     /// cannot go on in virtual time.
     case stopped
+    /// The watchdog gave the run up while a job held its thread (``abandonBlockedJob()``).
+    case abandoned
   }
 
   /// What happened to a job handed to the run.
@@ -181,6 +183,10 @@ struct RunState<Job: SchedulableJob>: JobRouter.RunView {
   /// where the previous step left its task (``recordSuspension(_:)``).
   mutating func next(previousStepSuspendedAt site: SuspensionSite = .none) -> Step {
     recordSuspension(site)
+    if phase == .quarantined {
+      runningTask = nil
+      return .abandoned
+    }
     if realClockSleeper != nil {
       runningTask = nil
       return .stopped
@@ -340,6 +346,22 @@ struct RunState<Job: SchedulableJob>: JobRouter.RunView {
     unseenCreations = [:]
     quarantine += ready.removeAll().map(\.job)
     quarantine += time.removeAll().map(\.job.job)
+  }
+
+  /// How far the run got, for the watchdog: the steps so far, and the task whose job runs now
+  /// (0 for a job of no task), if a job runs.
+  var jobInProgress: (steps: Int, task: Int?) { (trace.steps.count, runningTask) }
+
+  /// A stretch of draining ended: no job runs until the next ``next(previousStepSuspendedAt:)``.
+  mutating func endStretch() { runningTask = nil }
+
+  /// Gives the run up while its running job holds the drain thread for good (the watchdog):
+  /// quarantines it as ``quarantineAll()`` does, and the drain, if its job ever returns, stops at
+  /// once (``Step/abandoned``). Returns `false` when no job runs or the run is over.
+  mutating func abandonBlockedJob() -> Bool {
+    guard phase == .running, runningTask != nil else { return false }
+    quarantineAll()
+    return true
   }
 
   /// How many actor jobs (jobs of no task, off the main actor) the quarantine holds.

@@ -12,6 +12,11 @@ final class DeterministicRun: @unchecked Sendable {
   /// What the run's jobs read as now; `nil` when they read the real clocks (``VirtualNow``).
   let clocks: RunClocks?
   private let wakeup = DispatchSemaphore(value: 0)
+  /// The entry point's holding of the run lock, which the watchdog releases if the run's thread
+  /// blocks for good (``RunWatchdog``).
+  let lockHolding: RunLockHolding?
+  /// Where the watchdog reports a run whose thread blocked: the test that started the run.
+  let issueContext: IssueContext
   /// Cancels the body task; set before draining.
   var cancelBody: (@Sendable () -> Void)?
   // The drain thread's own fields below are read and written only by the thread draining the run
@@ -48,7 +53,10 @@ final class DeterministicRun: @unchecked Sendable {
     timeout: Duration, gracePeriod: Duration = .zero, site: CallSite,
     virtualNow: Bool = VirtualNow.isInEffect
   ) {
-    assert(RunSerializer.shared.isHeld, "a deterministic run built without the process's run lock")
+    let holding = RunLockHolding.current
+    assert(holding != nil, "a deterministic run built without the process's run lock")
+    lockHolding = holding
+    issueContext = IssueContext.current()
     self.site = site
     self.timeout = timeout
     self.gracePeriod = gracePeriod
@@ -191,7 +199,7 @@ final class DeterministicRun: @unchecked Sendable {
 
   /// How a stretch of draining ended.
   private enum Stop {
-    case finished, timedOut, tooManySteps, stopped, quarantined
+    case finished, timedOut, tooManySteps, stopped, quarantined, abandoned
     case paused(DrainPause)
   }
 
@@ -206,9 +214,13 @@ final class DeterministicRun: @unchecked Sendable {
     if !progress.started {
       progress.started = true
       progress.deadline = RealTime.now + FailureBoundScale.scaled(timeout)
+      deadline = progress.deadline
       ActiveRuns.add(self)
     }
     let stop = asDrainThread { runJobs(budget: budget, holding: lease) }
+    // No job holds the thread from here to the next stretch (a report may take a while): the
+    // watchdog must not count it as blocked. A finished run is marked over by `finish()`.
+    if case .finished = stop {} else { state.withLock { $0.endStretch() } }
     switch stop {
     case .paused(let pause): return .paused(pause)
     case .finished: return .ended(finish())
@@ -219,15 +231,43 @@ final class DeterministicRun: @unchecked Sendable {
       let tasks = unfinishedTasks()
       return .ended(quarantine { .tooManySteps($0, tasks: tasks) })
     case .stopped: return .ended(quarantine { _ in .realClockSleep(makeRealClockSleep()) })
+    case .abandoned:
+      // The watchdog failed the run while a job held this thread; that job has returned now.
+      return .ended(abandonedOutcome.withLock { $0 } ?? .timedOut(state.withLock { $0.trace }, tasks: []))
     case .quarantined: return .ended(quarantine { _ in .deadlock(progress.report!) })
     }
+  }
+
+  /// What the watchdog made of the run when it gave it up (``abandonBlockedJob(blockedFor:)``).
+  private let abandonedOutcome = Locked<DrainOutcome?>(nil)
+
+  /// Gives the run up because its running job has held the drain thread past the run's deadline
+  /// (``RunWatchdog``, on its own thread): quarantines the run and returns the outcome to report,
+  /// or `nil` when no job runs any more or the run is over. Reads only the run's state, under its
+  /// lock: the drain thread's own fields belong to the blocked thread.
+  func abandonBlockedJob(blockedFor: Duration) -> DrainOutcome? {
+    let abandoned: (trace: SchedulerTrace, blocked: String, tasks: [String], ids: [UInt64])? =
+      state.withLock { state in
+        guard let task = state.jobInProgress.task, state.abandonBlockedJob() else { return nil }
+        let blocked = task == 0 ? "an actor's job" : state.taskDescription(task)
+        return (state.trace, blocked, state.taskDescriptions(), state.taskIDs)
+      }
+    guard let abandoned else { return nil }
+    ActiveRuns.quarantine(self, taskIDs: abandoned.ids)
+    let outcome = DrainOutcome.blocked(
+      abandoned.trace,
+      blocked: "\(abandoned.blocked), for \(RunLockWait.text(blockedFor)) past the run's bound,",
+      tasks: abandoned.tasks)
+    abandonedOutcome.withLock { $0 = outcome }
+    return outcome
   }
 
   /// Ends a run whose drain could not get the main actor by its deadline.
   func failWithoutMainActor() -> DrainOutcome { quarantine { .mainActorUnavailable($0) } }
 
-  /// The run's real-time deadline, once its drain has started.
-  var deadline: ContinuousClock.Instant { progress.deadline }
+  /// The run's real-time deadline, once its drain has started: written once, before the run is
+  /// added to the runs in progress, and read by other threads (``RunWatchdog``) only from there.
+  private(set) var deadline = RealTime.now
 
   /// Runs `body` as this run's drain thread: jobs enqueued, tasks created and main-queue blocks
   /// posted on this thread go to the run.
@@ -317,6 +357,8 @@ final class DeterministicRun: @unchecked Sendable {
         return .finished
       case .stopped:
         return .stopped
+      case .abandoned:
+        return .abandoned
       case .stuck:
         // Outside jobs may need the main actor: never wait for them holding it. A block already
         // queued on the main queue may be what the run waits for: let it run first, once.

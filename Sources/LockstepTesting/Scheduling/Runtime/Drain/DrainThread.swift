@@ -3,17 +3,26 @@ import Foundation
 /// Lockstep's own thread, which drains the deterministic runs that cannot be drained on the
 /// caller's thread (see ``DrainingRun`` for which run a thread drains). One thread serves every
 /// run of the process (runs never overlap: the run lock, ``RunSerializer``, checked when a run
-/// is built), so starting a run costs a wake-up, not a thread.
+/// is built), so starting a run costs a wake-up, not a thread. When a run's job blocks it for
+/// good, the ``RunWatchdog`` gives the thread up and a fresh one serves the runs after it
+/// (``replace(ifDraining:)``).
 ///
 /// A long-lived thread also keeps the C allocator's memory warm: glibc gives a new thread's heap
 /// back to the kernel, so a thread per run page-faults on every allocation of the next run.
 final class DrainThread: @unchecked Sendable {
   static let shared = DrainThread()
 
-  private let pending = Locked<[(run: DeterministicRun, done: @Sendable (DrainOutcome) -> Void)]>([])
+  private struct State {
+    var pending: [(run: DeterministicRun, done: @Sendable (DrainOutcome) -> Void)] = []
+    /// The run the serving thread drains now.
+    var draining: DeterministicRun?
+    /// The serving thread's number: a thread whose number is not this one was given up.
+    var generation = 0
+    var started = false
+  }
+  private let state = Locked(State())
   private let available = DispatchSemaphore(value: 0)
-  private let started = Locked(false)
-  /// This thread, for ``isCurrentThread``.
+  /// The serving thread, for ``isCurrentThread``.
   private static let threadFlag = ThreadFlag()
 
   /// Whether the calling thread is this thread.
@@ -28,23 +37,59 @@ final class DrainThread: @unchecked Sendable {
 
   /// Drains `run` on this thread, then calls `done` there.
   func submit(_ run: DeterministicRun, done: @escaping @Sendable (DrainOutcome) -> Void) {
-    pending.withLock { $0.append((run, done)) }
-    startIfNeeded()
+    let start = state.withLock { state -> Int? in
+      state.pending.append((run, done))
+      guard !state.started else { return nil }
+      state.started = true
+      return state.generation
+    }
+    if let start { startThread(generation: start) }
     available.signal()
   }
 
-  private func startIfNeeded() {
-    let start = started.withLock { started in
-      defer { started = true }
-      return !started
+  /// Gives up the serving thread if it drains `run` (its job blocks it for good) and starts a
+  /// fresh one for the runs after it; returns whether it did. The old thread, if its job ever
+  /// returns, finishes that run and stops.
+  @discardableResult
+  func replace(ifDraining run: DeterministicRun) -> Bool {
+    let next = state.withLock { state -> Int? in
+      guard state.draining === run else { return nil }
+      state.draining = nil
+      state.generation += 1
+      return state.generation
     }
-    guard start else { return }
+    guard let next else { return false }
+    startThread(generation: next)
+    // The old thread may have consumed no signal yet for what is pending: wake the new one.
+    available.signal()
+    return true
+  }
+
+  private func startThread(generation: Int) {
     let thread = Thread { [self] in
       Self.threadFlag.set()
       while true {
         available.wait()
-        guard let next = pending.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { continue }
-        next.done(next.run.drainBlocking(from: .thread))
+        let next = state.withLock {
+          state -> (run: DeterministicRun, done: @Sendable (DrainOutcome) -> Void)?? in
+          guard state.generation == generation else { return .some(nil) }
+          guard !state.pending.isEmpty else { return nil }
+          let next = state.pending.removeFirst()
+          state.draining = next.run
+          return next
+        }
+        guard let next else { continue }  // a spare signal
+        guard let next else {
+          available.signal()  // not this thread's any more: the signal is the new one's
+          return
+        }
+        let outcome = next.run.drainBlocking(from: .thread)
+        let current = state.withLock { state in
+          if state.generation == generation { state.draining = nil }
+          return state.generation == generation
+        }
+        next.done(outcome)
+        if !current { return }
       }
     }
     thread.name = "Lockstep deterministic runs"

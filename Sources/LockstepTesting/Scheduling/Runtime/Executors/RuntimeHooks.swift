@@ -69,6 +69,7 @@ enum RuntimeHooks {
     // The probe's tasks go to the platform's executors, before any run can see them.
     _ = TaskCreationHook.isInEffect
     if !lockstep_executors_installed_before_main() { ExecutorAPI.installExecutors() }
+    RunWatchdog.start()
     return nil
   }()
 

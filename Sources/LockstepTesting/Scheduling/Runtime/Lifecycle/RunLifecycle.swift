@@ -43,8 +43,10 @@ enum RunLifecycle {
   ) async throws -> T {
     try checkCanStart()
     let wait = try await RunSerializer.shared.acquire(for: site)
+    let holding = RunLockHolding()
+    holding.becomeCurrent()
     defer {
-      RunSerializer.shared.release()
+      holding.release()
       if Task.isCancelled, let warning = wait.warning(at: site) {
         reportWarning(warning, at: site, aboutTheProcess: true)
       }
@@ -69,7 +71,9 @@ enum RunLifecycle {
   ) async -> Bool {
     guard RunSerializer.shared.othersWait(after: lockSlice) else { return false }
     pause()
+    let holding = RunLockHolding.current
     await RunSerializer.shared.letWaitingRunsGoFirst(for: site)
+    holding?.becomeCurrent()
     resume()
     return true
   }
@@ -93,7 +97,9 @@ enum RunLifecycle {
   static func exclusivelyBlocking<T>(at site: CallSite, _ operation: () throws -> T) throws -> T {
     try checkCanStart()
     _ = RunSerializer.shared.acquireBlocking(for: site)
-    defer { RunSerializer.shared.release() }
+    let holding = RunLockHolding()
+    holding.becomeCurrent()
+    defer { holding.release() }
     if !VirtualNow.isInEffect && needsWarmUp() { _ = warmUpRun().performBlocking(LentBody(warmUp)) }
     return try operation()
   }

@@ -105,10 +105,6 @@ final class RunSerializer: Sendable {
     return RunLockWait(waited: start.duration(to: RealTime.now), runsAhead: ahead)
   }
 
-  /// Whether a run holds the lock: every run is built holding it (``DeterministicRun``'s
-  /// initializer checks this in debug builds).
-  var isHeld: Bool { state.withLock { $0.holder != nil } }
-
   /// How many runs wait for the lock.
   var waitingRuns: Int { state.withLock { $0.waiters.count } }
 

@@ -24,6 +24,11 @@ enum ActiveRuns {
     }
   }
 
+  /// The runs in progress, with their real-time deadlines (for ``RunWatchdog``).
+  static var inProgress: [(DeterministicRun, ContinuousClock.Instant)] {
+    registry.withLock { registry in registry.running.map { ($0, $0.deadline) } }
+  }
+
   static func remove(_ run: DeterministicRun) {
     registry.withLock { $0.removeRunning(run) }
   }
