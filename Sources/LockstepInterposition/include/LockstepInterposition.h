@@ -142,6 +142,22 @@ uintptr_t lockstep_task_creation_measure_hook(size_t flags);
 /// That runtime called directly: the bench's baseline for `lockstep_task_creation_measure_hook`.
 uintptr_t lockstep_task_creation_measure_direct(size_t flags);
 
+/// Where the executor switches of a thread go while a trap is set on it (`TaskSwitch.c`): to the
+/// executor `identity`/`implementation` (a `SerialExecutorRef`) for each switch that
+/// `should_trap(context)` says to trap, called on the switching task's thread.
+typedef struct lockstep_task_switch_trap {
+  void *identity;
+  uintptr_t implementation;
+  bool (*should_trap)(void *context);
+  void *context;
+} lockstep_task_switch_trap;
+
+/// Whether this build defines `swift_task_switch` (Linux).
+bool lockstep_task_switch_interposable(void);
+
+/// Sets the calling thread's trap (`NULL`: none); returns the one it had.
+const lockstep_task_switch_trap *lockstep_task_switch_set_trap(const lockstep_task_switch_trap *trap);
+
 /// Receives a block a run's job handed to the main queue (`DispatchQueue.main.async`, or
 /// `asyncAfter` with `delayed` and the `delay` in nanoseconds on the clock it named, read on the
 /// calling thread). The observer owns the block, a copy: `lockstep_main_queue_run_block` runs and

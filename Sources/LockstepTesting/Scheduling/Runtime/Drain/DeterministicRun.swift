@@ -429,7 +429,7 @@ final class DeterministicRun: @unchecked Sendable {
         })
       {
         runningTaskID = nil
-        runJob(job, now: now, holding: nil)
+        runHoldingQuarantinedTasks { runJob(job, now: now, holding: nil) }
         budget -= 1
       }
     }

@@ -1,0 +1,69 @@
+// The executor switches (`swift_task_switch`) of a quarantined run's tasks, redirected while the
+// run frees its actors. An actor's processing job runs the tasks queued on the actor; a task that
+// leaves the actor for the generic executor does not come back to the run as a job: the runtime
+// gives up the actor and runs the task on, in the same job (the actor's drain sets no task
+// executor), and the task's next `await` on the actor queues it there again, behind a new
+// processing job. A quarantined run whose tasks call a shared actor in a loop keeps the actor busy
+// that way for good (QuarantinedActorTests). While a trap is set on the calling thread and its
+// `should_trap` says so, a switch goes to the trap's executor instead, whose `enqueue` holds the
+// task: the actor's drain goes on with the next job, and the actor ends idle.
+//
+// Compiled code calls `swift_task_switch` from the module that awaits, so a definition of it in
+// the test executable is what it calls (as for `swift_task_create`, see TaskCreation.c); it
+// passes every switch on to the runtime's definition with a tail call. Weak: where the runtime is
+// linked statically its own definition wins, and no switch is redirected.
+#if defined(__linux__)
+  #define _GNU_SOURCE
+  #include <dlfcn.h>
+  #include <stdlib.h>
+#endif
+
+#include "LockstepInterposition.h"
+
+#if defined(__linux__)
+
+/// The runtime's `swift_task_switch`: the resume context (in the async context register), the
+/// resume function and the new executor (`SerialExecutorRef`, two words).
+typedef __attribute__((swiftasynccall)) void (*task_switch_function)(
+  __attribute__((swift_async_context)) void *context, void *resume, void *identity,
+  uintptr_t implementation);
+
+static task_switch_function next_task_switch;
+/// The calling thread's trap; `NULL` (almost always) when its switches go where they are asked.
+static __thread const lockstep_task_switch_trap *current_trap;
+
+__attribute__((weak, swiftasynccall)) void swift_task_switch(
+  __attribute__((swift_async_context)) void *context, void *resume, void *identity,
+  uintptr_t implementation) {
+  task_switch_function next = __atomic_load_n(&next_task_switch, __ATOMIC_ACQUIRE);
+  if (__builtin_expect(next == NULL, 0)) {
+    next = (task_switch_function)dlsym(RTLD_NEXT, "swift_task_switch");
+    // Where nothing follows, this definition is the only one: no task could switch at all.
+    if (next == NULL) abort();
+    __atomic_store_n(&next_task_switch, next, __ATOMIC_RELEASE);
+  }
+  const lockstep_task_switch_trap *trap = current_trap;
+  if (__builtin_expect(trap != NULL, 0) && trap->should_trap(trap->context)) {
+    __attribute__((musttail)) return next(context, resume, trap->identity, trap->implementation);
+  }
+  __attribute__((musttail)) return next(context, resume, identity, implementation);
+}
+
+bool lockstep_task_switch_interposable(void) { return true; }
+
+const lockstep_task_switch_trap *lockstep_task_switch_set_trap(const lockstep_task_switch_trap *trap) {
+  const lockstep_task_switch_trap *previous = current_trap;
+  current_trap = trap;
+  return previous;
+}
+
+#else
+
+bool lockstep_task_switch_interposable(void) { return false; }
+
+const lockstep_task_switch_trap *lockstep_task_switch_set_trap(const lockstep_task_switch_trap *trap) {
+  (void)trap;
+  return 0;
+}
+
+#endif
