@@ -47,10 +47,9 @@ public nonisolated(nonsending) func explore(
   line: UInt = #line, column: UInt = #column,
   _ body: () async throws -> Void
 ) async -> ExplorationResult {
-  await exploring(
-    ExplorationSetup(strategy: strategy, pinned: [], environment: .current),
-    cancellation: cancellation, maxSteps: maxSteps, timeout: timeout, gracePeriod: gracePeriod,
-    site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column), body)
+  await explore(
+    strategy, pinned: [], cancellation: cancellation, maxSteps: maxSteps, timeout: timeout,
+    gracePeriod: gracePeriod, fileID: fileID, filePath: filePath, line: line, column: column, body)
 }
 
 /// Replays the `pinned` tokens first — the schedules of races found and fixed — then explores
@@ -85,21 +84,11 @@ public nonisolated(nonsending) func explore(
   line: UInt = #line, column: UInt = #column,
   _ body: () async throws -> Void
 ) async -> ExplorationResult {
-  await exploring(
-    ExplorationSetup(strategy: strategy, pinned: pinned, environment: .current),
-    cancellation: cancellation, maxSteps: maxSteps, timeout: timeout, gracePeriod: gracePeriod,
-    site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column), body)
-}
-
-/// What both forms of `explore` do.
-private nonisolated(nonsending) func exploring(
-  _ setup: ExplorationSetup, cancellation: CancellationInjection, maxSteps: Int,
-  timeout: Duration, gracePeriod: Duration, site: CallSite, _ body: () async throws -> Void
-) async -> ExplorationResult {
+  let setup = ExplorationSetup(strategy: strategy, pinned: pinned, environment: .current)
+  let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
   var problems = setup.problems
   problems += ExplorationSetup.runBoundProblems(
     maxSteps: maxSteps, timeout: timeout, gracePeriod: gracePeriod)
-  let strategy = setup.strategy
   if let reason = RuntimeHooks.unavailability {
     problems.append("deterministic scheduling is unavailable: \(reason)")
   }
