@@ -219,8 +219,12 @@ final class DeterministicRun: @unchecked Sendable {
     }
     let stop = asDrainThread { runJobs(budget: budget, holding: lease) }
     // No job holds the thread from here to the next stretch (a report may take a while): the
-    // watchdog must not count it as blocked. A finished run is marked over by `finish()`.
-    if case .finished = stop {} else { state.withLock { $0.endStretch() } }
+    // watchdog must not count it as blocked. A finished run is marked over by `finish()`; a
+    // main-actor job chosen and held for the next stretch stays the running one.
+    if case .finished = stop {
+    } else if progress.mainActorJob == nil {
+      state.withLock { $0.endStretch() }
+    }
     switch stop {
     case .paused(let pause): return .paused(pause)
     case .finished: return .ended(finish())

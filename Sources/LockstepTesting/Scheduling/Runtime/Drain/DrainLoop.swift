@@ -20,10 +20,15 @@ extension DeterministicRun {
     }
   }
 
-  /// One stretch on the caller's thread, off any actor (an actor's caller leaves it first: the
-  /// run's jobs may need it, and leaving a default actor for the global executor is a switch on the
-  /// same thread, cheaper than handing the run to the drain thread).
-  @concurrent private func drainOnCallersThread() async -> DrainOutcome {
+  /// Drains the run from a caller isolated to an actor other than the main actor: it leaves the
+  /// actor first (the run's jobs may need it), and leaving a default actor for the global executor
+  /// is a switch on the same thread, cheaper than handing the run to the drain thread.
+  @concurrent func drainOffCallersActor(from place: DrainPlace) async -> DrainOutcome {
+    await drain(from: place)
+  }
+
+  /// One stretch on the caller's thread, in the caller's (nonisolated) context.
+  nonisolated(nonsending) private func drainOnCallersThread() async -> DrainOutcome {
     switch drain(until: RealTime.now + Self.inlineBudget, holding: nil) {
     case .ended(let outcome): return outcome
     case .paused(let pause):

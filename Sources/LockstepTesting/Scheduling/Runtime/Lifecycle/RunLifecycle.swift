@@ -167,8 +167,10 @@ extension DeterministicRun {
   {
     let baseline = body.referenceCount
     let result = start(body)
-    let drained = await drain(
-      from: DrainTable.start(caller: DrainCaller(isolatedTo: #isolation), gracePeriod: gracePeriod != .zero))
+    let caller = DrainCaller(isolatedTo: #isolation)
+    let place = DrainTable.start(caller: caller, gracePeriod: gracePeriod != .zero)
+    let drained =
+      caller == .otherActor ? await drainOffCallersActor(from: place) : await drain(from: place)
     if drained.quarantinedTasks { body.relinquishReferences(downTo: baseline) }
     return RunCompletion(
       drained: drained, result: result.value, timeout: timeout, site: site)
