@@ -108,6 +108,9 @@ final class RunSerializer: Sendable {
   /// How many runs wait for the lock.
   var waitingRuns: Int { state.withLock { $0.waiters.count } }
 
+  /// Where the runs waiting for the lock were started, first in line first.
+  var waitingSites: [CallSite] { state.withLock { $0.waiters.map(\.site) } }
+
   /// Whether runs wait for the lock and its holder has held it for `slice` or more.
   func othersWait(after slice: Duration) -> Bool {
     state.withLock { state in
