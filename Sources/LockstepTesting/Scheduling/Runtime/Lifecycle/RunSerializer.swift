@@ -4,7 +4,14 @@ import Lockstep
 /// Lets one deterministic run proceed at a time in the process: runs share the drain thread and
 /// the process-wide executors. First come, first served. A run that waited long says so
 /// (``RunLockWait``), and a test cancelled while its run waits (its time limit, for example) stops
-/// waiting and fails with what it waited for (``RunLockWaitCancelled``).
+/// waiting and fails with what it waited for (``RunLockWaitCancelled``; checked by
+/// `RunLockWaitTests.aTestCancelledWhileItsRunWaitsForTheRunLockSaysSo`).
+///
+/// Every waiter — a run, a blocking run, an exploration taking the lock back behind the runs it
+/// let go first, a waiter cancelled before, during or after its wait — gets the lock or stops
+/// waiting: `RunLockInterleavingTests` checks it under random timings, with every kind at once.
+/// (The stall of the suite under the thread sanitizer was no lost wakeup here: the lock was free
+/// and nobody waited; see `ExplorationLockSharingTests.cancelledBeforeItsExplorationStartsTheTestStillEnds`.)
 final class RunSerializer: Sendable {
   static let shared = RunSerializer()
 
@@ -111,17 +118,34 @@ final class RunSerializer: Sendable {
   /// Where the runs waiting for the lock were started, first in line first.
   var waitingSites: [CallSite] { state.withLock { $0.waiters.map(\.site) } }
 
-  /// Whether runs wait for the lock and its holder has held it for `slice` or more.
+  /// Whether runs wait for the lock and its holder has held it for `slice` or more (or for the
+  /// shorter slice a test set, ``withLockSlice(_:_:)``).
   func othersWait(after slice: Duration) -> Bool {
-    state.withLock { state in
+    let slice = sliceOverride.withLock { $0.map { min($0, slice) } } ?? slice
+    return state.withLock { state in
       guard !state.waiters.isEmpty, let holder = state.holder else { return false }
       return holder.since.duration(to: RealTime.now) >= slice
     }
   }
 
+  /// The slice a test set, for as long as its `withLockSlice` call runs.
+  private let sliceOverride = Locked<Duration?>(nil)
+
+  /// Runs `body` with explorations letting waiting runs go first after `slice` instead of the
+  /// usual one (``RunLifecycle/lockSlice``): with `.zero`, at every schedule while others wait. A
+  /// test's knob, for the hand-offs of ``RunLockInterleavingTests``; process-wide while it runs.
+  nonisolated(nonsending) func withLockSlice<T>(
+    _ slice: Duration, _ body: nonisolated(nonsending) () async throws -> T
+  ) async rethrows -> T {
+    sliceOverride.withLock { $0 = slice }
+    defer { sliceOverride.withLock { $0 = nil } }
+    return try await body()
+  }
+
   /// Passes the lock to the runs waiting for it, and takes it back behind them, for a run started
   /// at `site` that holds it; returns at once when nobody waits. Not cancellable: the caller holds
-  /// the lock again when this returns, as it held it before.
+  /// the lock again when this returns, as it held it before. Checked by
+  /// `ExplorationLockSharingTests` and, at every schedule, `RunLockInterleavingTests`.
   nonisolated(nonsending) func letWaitingRunsGoFirst(for site: CallSite) async {
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       let next: Waiter? = state.withLock { state in
