@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import XCTest
 
@@ -190,6 +191,109 @@ struct QuarantinedBodyTests {
     #expect(issues.first?.message.contains("Deadlock") == true)
     #expect(try await withDeterministicScheduling { await sumInChildTasks(3) } == 6)
   }
+
+  @Test func aBodyThatTimesOutIsQuarantinedAndTheProcessGoesOn() async throws {
+    var yields = 0
+    let error = await #expect(throws: WaitTimeoutError.self) {
+      try await withDeterministicScheduling(timeout: .milliseconds(50)) {
+        while true {
+          yields += 1
+          await Task.yield()  // allowed: job after job until the run's bound
+        }
+      }
+    }
+    #expect(error?.pending.first?.contains("quarantined") == true, "\(String(describing: error))")
+    #expect(yields > 0)
+    #expect(try await withDeterministicScheduling { await sumInChildTasks(3) } == 6)
+  }
+}
+
+/// The references to the context of `lent`'s closure, as the runtime counts them. Only this test
+/// reads the count, to check that Lockstep neither keeps nor gives up a reference of the body.
+private func references(to lent: LentBody<Void>) -> Int {
+  lent.unowned.context.map { runtimeRetainCount(UnsafeMutableRawPointer(mutating: $0)) } ?? 0
+}
+
+@_silgen_name("swift_retainCount")
+private func runtimeRetainCount(_ object: UnsafeMutableRawPointer) -> Int
+
+/// One lent body, quarantined by two runs while another holder takes it during each: returns what
+/// went wrong, or `nil`. Lockstep must leave the holder's references alone (giving one up would
+/// free the body while the holder and the lending still hold it) and keep none of its own.
+private func quarantineTwiceWhileAnotherHolderTakesTheBody() async -> String? {
+  let slot = Locked<LentBody<Void>?>(nil)
+  let holder = Locked<[LentBody<Void>]>([])
+  var runs = 0
+  var problems: [String] = []
+  do {
+    try await RunLifecycle.lending(
+      {
+        runs += 1
+        // Another holder takes the body while the run has it.
+        if let lent = slot.withLock({ $0 }) { holder.withLock { $0.append(lent) } }
+        if runs <= 2 { await waitForever() }
+      },
+      to: { (lent: LentBody<Void>) in
+        slot.withLock { $0 = lent }
+        // Whatever happens, nothing of the test holds the body once the lending ends.
+        defer {
+          holder.withLock { $0.removeAll() }
+          slot.withLock { $0 = nil }
+        }
+        try await RunLifecycle.exclusively(at: CallSite()) {
+          let before = references(to: lent)
+          for run in 1...2 {
+            let completion = await DeterministicRun(order: .fifo, timeout: .seconds(30), site: CallSite())
+              .perform(lent)
+            guard case .deadlock(let report) = completion.drained, report.quarantined else {
+              problems.append("run \(run) was not quarantined: \(completion.drained)")
+              return
+            }
+          }
+          let held = references(to: lent)
+          if held != before + 2 {
+            problems.append("two quarantines, two references held elsewhere: \(held), not \(before) + 2")
+          }
+          holder.withLock { $0.removeAll() }
+          let released = references(to: lent)
+          if released != before {
+            problems.append("once the other holder let go: \(released), not \(before)")
+          }
+          let completion = await DeterministicRun(order: .fifo, timeout: .seconds(30), site: CallSite())
+            .perform(lent)
+          guard case .finished = completion.drained else {
+            problems.append("the third run did not finish: \(completion.drained)")
+            return
+          }
+        }
+      })
+  } catch {
+    problems.append("\(error)")
+  }
+  if runs != 3 { problems.append("the body ran \(runs) times, not 3") }
+  return problems.isEmpty ? nil : problems.joined(separator: "; ")
+}
+
+// Serialized, as `CrashReportTests`: an exit test holds a thread of the cooperative pool while its
+// child process runs.
+@Suite(.timeLimit(.minutes(1)), .serialized)
+struct LentBodyReferenceTests {
+  #if canImport(Darwin) || canImport(Glibc) || canImport(Musl)
+    /// A reference given up too many would free the body while it is still held: the process would
+    /// stop, or use freed memory (`swift test --sanitize=address` reports it), so the check runs in
+    /// a child process.
+    @Test func aBodyHeldElsewhereKeepsItsReferencesThroughQuarantines() async throws {
+      let child = try #require(
+        await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+          if let problem = await quarantineTwiceWhileAnotherHolderTakesTheBody() {
+            FileHandle.standardError.write(Data("lent body: \(problem)\n".utf8))
+            exit(1)
+          }
+        })
+      let text = String(decoding: child.standardErrorContent, as: UTF8.self)
+      #expect(!text.contains("lent body:"), "\(text)")
+    }
+  #endif
 }
 
 final class NonEscapingBodyXCTests: XCTestCase {

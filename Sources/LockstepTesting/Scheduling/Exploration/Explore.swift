@@ -103,8 +103,8 @@ public nonisolated(nonsending) func explore(
   let misuse: String?
   let stale: [String]
   do {
-    // Every schedule runs the one lent body (a schedule that quarantines its tasks gives up
-    // their references); the explorer lets go of it when the lending ends.
+    // Every schedule runs the one lent body (the runs' tasks hold no reference to it, not even
+    // quarantined ones); the explorer lets go of it when the lending ends.
     (result, misuse, stale, elapsed) = try await RunLifecycle.lending(body) { body in
       let explorer = Explorer(
         setup: setup, cancellation: cancellation, maxSteps: maxSteps, timeout: timeout,

@@ -106,36 +106,6 @@ enum RuntimeHooks {
     runtimeJobTaskID(unsafeBitCast(task, to: UnownedJob.self))
   }
 
-  /// The strong reference count of the context of the closure that `holder` stores (0 for a
-  /// closure without one). `holder` is a struct whose only stored property is a closure.
-  static func referenceCount<Holder>(ofClosureIn holder: Holder) -> Int {
-    context(ofClosureIn: holder).map(runtimeRetainCount) ?? 0
-  }
-
-  /// Gives up the references that a quarantined run's tasks hold on the closure that `holder`
-  /// stores, until its count is back to `baseline` (its ``referenceCount(ofClosureIn:)`` before
-  /// the run), giving up at most `most`: see ``LentBody`` for why those are the only references
-  /// gained since `baseline`, and why nothing will ever release them.
-  static func relinquishReferences<Holder>(toClosureIn holder: Holder, downTo baseline: Int, most: Int) {
-    guard let context = context(ofClosureIn: holder) else { return }
-    var extra = min(runtimeRetainCount(context) - baseline, most)
-    while extra > 0 {
-      Unmanaged<AnyObject>.fromOpaque(context).release()
-      extra -= 1
-    }
-  }
-
-  /// The context of the closure stored in `holder`: its second word. Reading the stored closure's
-  /// words, rather than passing the closure to a function, keeps its representation: a closure
-  /// passed where a differently abstracted function type is expected is wrapped in a
-  /// reabstraction thunk with a context of its own.
-  private static func context<Holder>(ofClosureIn holder: Holder) -> UnsafeMutableRawPointer? {
-    precondition(MemoryLayout<Holder>.size == 2 * MemoryLayout<UnsafeRawPointer>.size)
-    return withUnsafeBytes(of: holder) { bytes in
-      bytes.load(fromByteOffset: MemoryLayout<UnsafeRawPointer>.size, as: UnsafeMutableRawPointer?.self)
-    }
-  }
-
   /// The name of the task running on this thread, if it has one.
   static func currentTaskName() -> String? {
     if #available(LockstepTaskNames , *) {
@@ -144,9 +114,6 @@ enum RuntimeHooks {
     return nil
   }
 }
-
-@_silgen_name("swift_retainCount")
-private func runtimeRetainCount(_ object: UnsafeMutableRawPointer) -> Int
 
 /// The runtime id of the task `job` belongs to (0 where the runtime cannot say).
 func runtimeJobTaskID(_ job: UnownedJob) -> UInt64 {

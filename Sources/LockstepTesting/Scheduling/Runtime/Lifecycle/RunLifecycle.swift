@@ -10,7 +10,7 @@ import Dispatch
 ///    it (``RunCompletion``).
 ///
 /// The body is the caller's non-escaping closure, lent to the runs (``lending(_:to:)``,
-/// ``LentBody``); each run gives up what its quarantined tasks hold of it.
+/// ``LentBody``); the runs' tasks hold no reference to it.
 enum RunLifecycle {
   /// Makes the caller's non-escaping `body` escapable for the runs that `operation` performs,
   /// and lends it to them. It runs in the caller's isolation, where `body` was made.
@@ -23,8 +23,8 @@ enum RunLifecycle {
     nonisolated(nonsending) func lend(_ body: @escaping () async throws -> Value) async throws -> T {
       try await operation(LentBody(body))
     }
-    // The escape check at the end of this scope passes: a run that finishes lets go of the body,
-    // and a run that quarantines its tasks gives up their references (`perform`).
+    // The escape check at the end of this scope passes: the runs' tasks never retain the body,
+    // not even quarantined ones (`LentBody`).
     return try await withoutActuallyEscaping(body, do: lend)
   }
 
@@ -165,13 +165,11 @@ extension DeterministicRun {
   nonisolated(nonsending) func perform<Value>(_ body: LentBody<Value>) async
     -> RunCompletion<Value>
   {
-    let baseline = body.referenceCount
     let result = start(body)
     let caller = DrainCaller(isolatedTo: #isolation)
     let place = DrainTable.start(caller: caller, gracePeriod: gracePeriod != .zero)
     let drained =
       caller == .otherActor ? await drainOffCallersActor(from: place) : await drain(from: place)
-    if drained.quarantinedTasks { body.relinquishReferences(downTo: baseline) }
     return RunCompletion(
       drained: drained, result: result.value, timeout: timeout, site: site)
   }
@@ -180,11 +178,9 @@ extension DeterministicRun {
   /// that holds the main actor runs every job itself; any other thread runs main-actor jobs in
   /// blocks on the main queue.
   func performBlocking<Value>(_ body: LentBody<Value>) -> RunCompletion<Value> {
-    let baseline = body.referenceCount
     let result = start(body)
     let caller: DrainCaller = MainActorAccess.isHeldHere ? .blockingHoldingMainActor : .blocking
     let drained = drainBlocking(from: DrainTable.start(caller: caller, gracePeriod: gracePeriod != .zero))
-    if drained.quarantinedTasks { body.relinquishReferences(downTo: baseline) }
     return RunCompletion(
       drained: drained, result: result.value, timeout: timeout, site: site)
   }
@@ -193,14 +189,14 @@ extension DeterministicRun {
   /// caller's task-local values (the running test, Lockstep's issue collector).
   private func start<Value>(_ body: LentBody<Value>) -> Locked<Result<Value, any Error>?> {
     let result = Locked<Result<Value, any Error>?>(nil)
-    let runBody = body.forOneRun()
+    let runBody = body.unowned
     let task = DrainingRun.with(self) {
       Task { [self] in
         let value: Result<Value, any Error>
         do {
           value = .success(
             try await TaskCreationObservation.$observer.withValue(RunTaskCreationObserver()) {
-              try await runBody.closure()
+              try await runBody()
             })
         } catch { value = .failure(error) }
         result.withLock { $0 = value }
