@@ -14,15 +14,6 @@ enum DrainOutcome {
   /// A job held the run's thread past the run's bound (``RunWatchdog``): `blocked` says whose.
   case blocked(SchedulerTrace, blocked: String, tasks: [String])
 
-  /// Whether the run left its tasks quarantined: suspended for good, never run again.
-  var quarantinedTasks: Bool {
-    switch self {
-    case .finished: false
-    case .deadlock(let report): report.quarantined
-    case .timedOut, .tooManySteps, .realClockSleep, .mainActorUnavailable, .blocked: true
-    }
-  }
-
   var trace: SchedulerTrace {
     switch self {
     case .finished(let trace), .timedOut(let trace, _), .tooManySteps(let trace, _),

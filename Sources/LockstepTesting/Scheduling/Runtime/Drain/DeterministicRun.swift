@@ -184,7 +184,6 @@ final class DeterministicRun: @unchecked Sendable {
   /// is continued, on another thread, from here. Drain thread only — one thread at a time.
   private struct DrainProgress {
     var started = false
-    var deadline = RealTime.now
     var report: DeterministicDeadlock?
     var steps = 0
     var jobsSinceCheck = 0
@@ -213,8 +212,7 @@ final class DeterministicRun: @unchecked Sendable {
   {
     if !progress.started {
       progress.started = true
-      progress.deadline = RealTime.now + FailureBoundScale.scaled(timeout)
-      deadline = progress.deadline
+      deadline = RealTime.now + FailureBoundScale.scaled(timeout)
       ActiveRuns.add(self)
     }
     let stop = asDrainThread { runJobs(budget: budget, holding: lease) }
@@ -312,7 +310,7 @@ final class DeterministicRun: @unchecked Sendable {
     progress.jobsSinceCheck += 1
     if progress.jobsSinceCheck >= 4096 {
       progress.jobsSinceCheck = 0
-      if ContinuousClock.now >= progress.deadline { return .timedOut }
+      if ContinuousClock.now >= deadline { return .timedOut }
     }
     return nil
   }
@@ -322,7 +320,7 @@ final class DeterministicRun: @unchecked Sendable {
   private func runJobs(budget: ContinuousClock.Instant?, holding lease: borrowing MainActorLease?)
     -> Stop
   {
-    let deadline = progress.deadline
+    let deadline = self.deadline
     let holdingMainActor: Bool
     switch lease {
     case .some: holdingMainActor = true
