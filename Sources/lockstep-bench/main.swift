@@ -38,6 +38,7 @@ let cases: [BenchmarkCase] = onlySelected([
   shardCase(quick: quick),
   linearizabilityCase(quick: quick),
   checkLinearizabilityCase(quick: quick),
+  reportCostCase(quick: quick),
 ])
 
 /// `12.3457`, `1,234,567`: four significant decimals for small figures, none for large ones.

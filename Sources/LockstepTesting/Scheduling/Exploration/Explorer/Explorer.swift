@@ -96,7 +96,8 @@ final class Explorer: @unchecked Sendable {
     CrashReport.beginExploration("explore \(setup.title) at \(site)")
     defer { CrashReport.endExploration() }
     let started = ExplorationClock()
-    defer { elapsed = started.elapsed }
+    var waitedForOthers = Duration.zero
+    defer { elapsed = started.elapsed - waitedForOthers }
     progress = ProgressReporter(subject: progress.subject)
     let strategy = setup.effective
     var schedules: any ScheduleStrategy = PinnedReplays(
@@ -127,10 +128,12 @@ final class Explorer: @unchecked Sendable {
       // the cooperative pool from the rest of the tests.
       await RunLifecycle.yieldNowAndThen()
       // Fair to other tests: their runs wait for the lock this exploration holds.
-      await RunLifecycle.shareLockIfOthersWait(at: site) {
-        CrashReport.endExploration()
-      } _: {
-        CrashReport.beginExploration("explore \(setup.title) at \(site)")
+      let waitStarted = ExplorationClock()
+      if await RunLifecycle.shareLockIfOthersWait(
+        at: site, around: { CrashReport.endExploration() },
+        { CrashReport.beginExploration("explore \(setup.title) at \(site)") })
+      {
+        waitedForOthers += waitStarted.elapsed
       }
       let outcome = await runSchedule(planned, capture, during: during)
       if planned.pinned == nil {

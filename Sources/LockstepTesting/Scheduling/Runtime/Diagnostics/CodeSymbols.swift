@@ -1,4 +1,5 @@
 #if os(Linux) && canImport(Runtime)
+  import LockstepInterposition
   // `Backtrace(architecture:frames:images:)`, to symbolicate addresses captured earlier.
   @_spi(Internal) import Runtime
 #endif
@@ -88,10 +89,50 @@ enum CodeSymbols {
       return SymbolicationThread.shared.run { framesHere(at: addresses, as: kind) }
     }
 
-    /// ``frames(at:as:)``, on the calling thread.
+    /// ``frames(at:as:)``, on the calling thread: the functions from the `Runtime` module, their
+    /// files and lines from `lockstep_source_lines` (one pass over each image's line table for all
+    /// the addresses). The `Runtime` module's own line lookup runs the whole line table again for
+    /// every address — seconds for a report in a large debug test binary — so it reads only the
+    /// addresses in images whose line table `lockstep_source_lines` cannot read, with their inlined
+    /// frames.
     private static func framesHere(at addresses: [UInt], as kind: AddressKind) -> [[CodeFrame]]? {
       guard let first = addresses.first else { return [] }
       let images = imageMap(covering: first)
+      // The call a return address returns from is the instruction before it.
+      let instructions = addresses.map { kind == .returnAddress && $0 > 0 ? $0 - 1 : $0 }
+      var lines = [lockstep_source_line](repeating: lockstep_source_line(), count: addresses.count)
+      lockstep_source_lines(instructions, Int32(addresses.count), &lines)
+      let fast = addresses.indices.filter { lines[$0].readable }
+      let slow = addresses.indices.filter { !lines[$0].readable }
+      var frames = [[CodeFrame]](repeating: [], count: addresses.count)
+      for (indices, options) in [(fast, Backtrace.SymbolicationOptions()), (slow, .default)]
+      where !indices.isEmpty {
+        guard
+          let found = symbolicated(indices.map { addresses[$0] }, as: kind, images: images, options: options)
+        else { return nil }
+        for (index, own) in zip(indices, found) { frames[index] = own }
+      }
+      for index in fast {
+        guard let innermost = frames[index].first else { continue }
+        let file = lines[index].file.map { String(cString: $0) }
+        frames[index][0] = CodeFrame(
+          function: innermost.function, rawName: innermost.rawName, file: file.flatMap(fileName(of:)),
+          line: Int(lines[index].line), image: innermost.image)
+      }
+      return frames
+    }
+
+    /// The frames at each address as the `Runtime` module alone finds them, its own line lookup
+    /// included: what ``frames(at:as:)`` must agree with.
+    static func framesFromRuntimeAlone(at addresses: [UInt], as kind: AddressKind) -> [[CodeFrame]]? {
+      guard let first = addresses.first else { return [] }
+      return symbolicated(addresses, as: kind, images: imageMap(covering: first), options: .default)
+    }
+
+    /// The frames at each address as the `Runtime` module symbolicates them with `options`.
+    private static func symbolicated(
+      _ addresses: [UInt], as kind: AddressKind, images: ImageMap, options: Backtrace.SymbolicationOptions
+    ) -> [[CodeFrame]]? {
       let captured = addresses.map { address in
         switch kind {
         case .returnAddress: RichFrame<UInt64>.returnAddress(UInt64(address))
@@ -99,19 +140,25 @@ enum CodeSymbols {
         }
       }
       let backtrace = Backtrace(architecture: architecture, frames: captured, images: images)
-      guard let symbolicated = backtrace.symbolicated(with: images)?.frames else { return nil }
+      guard let symbolicated = backtrace.symbolicated(with: images, options: options)?.frames else {
+        return nil
+      }
       // The inlined frames of an address come first, its own frame last.
       var byAddress: [UInt: [CodeFrame]] = [:]
       for frame in symbolicated {
         guard let address = address(of: frame.captured), let symbol = frame.symbol else { continue }
-        let path = symbol.sourceLocation.map(\.path)
         byAddress[address, default: []].append(
           CodeFrame(
             function: symbol.name, rawName: symbol.rawName,
-            file: path.flatMap { $0.hasPrefix("<") ? nil : $0.split(separator: "/").last.map(String.init) },
+            file: symbol.sourceLocation.flatMap { fileName(of: $0.path) },
             line: symbol.sourceLocation.map { Int($0.line) } ?? 0, image: symbol.imageName))
       }
       return addresses.map { byAddress[$0] ?? [] }
+    }
+
+    /// The last component of a source path; `nil` for none, or for `<compiler-generated>`.
+    private static func fileName(of path: String) -> String? {
+      path.isEmpty || path.hasPrefix("<") ? nil : path.split(separator: "/").last.map(String.init)
     }
 
     private static func address(of frame: Backtrace.Frame) -> UInt? {
@@ -140,5 +187,9 @@ enum CodeSymbols {
     static var isAvailable: Bool { false }
 
     static func frames(at addresses: [UInt], as kind: AddressKind) -> [[CodeFrame]]? { nil }
+
+    static func framesFromRuntimeAlone(at addresses: [UInt], as kind: AddressKind) -> [[CodeFrame]]? {
+      nil
+    }
   #endif
 }
