@@ -185,6 +185,59 @@ void *lockstep_main_queue_probe_begin(void);
 /// Ends the probe, restoring the thread's context: how many main-queue blocks it saw.
 int lockstep_main_queue_probe_end(void *previous);
 
+/// What outside work of a run is: a block a run's job (or its outside work) queued for a queue
+/// other than the main queue, or a thread it started.
+enum {
+  lockstep_outside_async = 0,
+  lockstep_outside_after = 1,
+  lockstep_outside_group_async = 2,
+  lockstep_outside_group_notify = 3,
+  /// A thread: it keeps a run from reporting a deadlock, not virtual time from moving.
+  lockstep_outside_thread = 4,
+};
+
+/// Outside work begins: `run` is the context of the run whose job runs on the calling thread
+/// (`NULL` when none does), `parent` the token of the outside work the calling thread runs
+/// (`NULL` when none); `label` the queue's label, if any. Returns the new work's token, or `NULL`
+/// to leave it untracked.
+typedef void *(*lockstep_outside_began)(void *run, void *parent, int kind, const char *label);
+
+/// The outside work of `token` returned (once per token).
+typedef void (*lockstep_outside_ended)(void *token);
+
+/// Receives a block a run's job queued with `dispatch_after` for a queue other than the main
+/// queue, `delay` nanoseconds ahead on the clock it named, read on the calling thread (the run's
+/// virtual clocks). The observer owns the block (a copy) and a reference to the queue, and hands
+/// both to `lockstep_dispatch_async_now` when the delay has passed.
+typedef void (*lockstep_delayed_block_observer)(void *run, void *queue, void *block, int64_t delay);
+
+/// Sets the functions told of outside work (once, before any run).
+void lockstep_outside_work_set_observer(
+  lockstep_outside_began began, lockstep_outside_ended ended, lockstep_delayed_block_observer delayed);
+
+/// Begins outside work on the calling thread (a thread about to be started: `queue` is `NULL`),
+/// as the Dispatch stand-ins do; returns its token, `NULL` when the thread runs neither a run's
+/// job nor outside work.
+void *lockstep_outside_work_begin(void *queue, int kind);
+
+/// Ends the outside work of `token` (nothing for `NULL`).
+void lockstep_outside_work_end(void *token);
+
+/// Makes the calling thread run the outside work of `token` (`NULL`: none); returns the token it
+/// had.
+void *lockstep_outside_work_enter(void *token);
+
+/// Whether the calling thread runs a run's job or its outside work: what it starts may be outside
+/// work.
+bool lockstep_outside_work_possible(void);
+
+/// The token of the outside work the calling thread runs; `NULL` when it runs none.
+void *lockstep_outside_work_current(void);
+
+/// Queues `block` for `queue` as `dispatch_async` would from the calling thread, then releases
+/// both (they came from the delayed-block observer).
+void lockstep_dispatch_async_now(void *queue, void *block);
+
 /// Why `lockstep_suspended_task_stack` read nothing.
 enum {
   /// Not a task of this runtime (its metadata or job kind differ), or not Linux.

@@ -16,6 +16,9 @@ struct RunState<Job: SchedulableJob>: JobRouter.RunView {
     case finished
     /// The body has not finished, no job is ready and nobody sleeps.
     case stuck
+    /// No job is ready, and work the run's jobs handed to other threads has not returned
+    /// (``OutsideWork``): the run waits for it in real time, keeping virtual time still.
+    case waitingForOutsideWork
     /// A task sleeps until deadlines computed from the real clock (``realClockSleeper``): the run
     /// cannot go on in virtual time.
     case stopped
@@ -52,6 +55,8 @@ struct RunState<Job: SchedulableJob>: JobRouter.RunView {
   private(set) var runningTask: Int?
   /// A task that sleeps until deadlines computed from the real clock: the run stops.
   private(set) var realClockSleeper: Int?
+  /// Work the run's jobs handed to other threads, not returned yet.
+  private(set) var outsideWork = OutsideWork()
 
   /// A run whose ready jobs are ordered by `order`; exploration may cancel the task that reaches
   /// the `cancelAtWait`-th Lockstep wait.
@@ -193,6 +198,12 @@ struct RunState<Job: SchedulableJob>: JobRouter.RunView {
     }
     var woke = false
     var entry = ready.next(previous: trace.steps.last?.task ?? 0, step: trace.steps.count)
+    if entry == nil && !bodyFinished && outsideWork.holdsTime {
+      // Virtual time stands still, and nothing is stuck, while work on other threads goes on.
+      runningTask = nil
+      drainWaiting = true
+      return .waitingForOutsideWork
+    }
     if entry == nil && !bodyFinished {
       // While a reported deadlock unwinds, virtual time stands still for sleepers: code that
       // sleeps once cancelled (a shutdown timeout, say) must not see time run out because the
@@ -212,7 +223,7 @@ struct RunState<Job: SchedulableJob>: JobRouter.RunView {
       runningTask = nil
       if bodyFinished { return .finished }
       drainWaiting = true
-      return .stuck
+      return outsideWork.isEmpty ? .stuck : .waitingForOutsideWork
     }
     let task = entry.task
     if task != 0 {
@@ -241,6 +252,29 @@ struct RunState<Job: SchedulableJob>: JobRouter.RunView {
 
   /// The drain thread stopped waiting for outside jobs.
   mutating func stopWaiting() { drainWaiting = false }
+
+  // MARK: Outside work
+
+  /// Work handed to another thread starts: by the running job when `byRunningJob`, otherwise by
+  /// other outside work. Returns its id, or `nil` when the run no longer takes work.
+  mutating func beginOutsideWork(_ kind: OutsideWork.Kind, label: String?, byRunningJob: Bool)
+    -> UInt64?
+  {
+    guard phase == .running, !bodyFinished else { return nil }
+    // Between two jobs the run's thread runs Lockstep's own code, whose threads are not the run's.
+    if byRunningJob && runningTask == nil { return nil }
+    let step = byRunningJob ? trace.steps.count - 1 : nil
+    return outsideWork.begin(
+      OutsideWork.Record(
+        kind: kind, label: label, startedBy: step == nil ? nil : runningTask, step: step))
+  }
+
+  /// The outside work of `id` returned; `true` when the drain thread waits and must be woken.
+  mutating func endOutsideWork(_ id: UInt64) -> Bool {
+    guard outsideWork.end(id), !outsideWork.holdsTime, drainWaiting else { return false }
+    drainWaiting = false
+    return true
+  }
 
   /// The shell reported a deadlock: from now on pending failure bounds fire when nothing else
   /// can run, so that waits that ignore cancellation end with their timeout error.

@@ -75,6 +75,7 @@ final class DeterministicRun: @unchecked Sendable {
       state.withLock {
         $0.enqueue(job, enqueuer: taskRunningInJob, fromOtherThread: fromOtherThread)
       }, remaining: .zero)
+    if fromOtherThread { OutsideWorkTracking.resumed(self) }
   }
 
   /// The task whose work a job of this run runs on this thread, if this is the drain thread in a
@@ -361,6 +362,13 @@ final class DeterministicRun: @unchecked Sendable {
         return .stopped
       case .abandoned:
         return .abandoned
+      case .waitingForOutsideWork:
+        // Waits in real time, on a thread Lockstep owns, never holding the main actor: the
+        // outside work may need a thread of the pool, or the main queue.
+        if budget != nil || holdingMainActor { return .paused(.leaveMainActor) }
+        if waitForOutsideWork(until: deadline) { continue }
+        state.withLock { $0.stopWaiting() }
+        return .timedOut
       case .stuck:
         // Outside jobs may need the main actor: never wait for them holding it. A block already
         // queued on the main queue may be what the run waits for: let it run first, once.
@@ -458,6 +466,28 @@ final class DeterministicRun: @unchecked Sendable {
     return .finished(state.withLock { $0.trace })
   }
 
+  /// Waits until the outside work in flight returns or a job arrives, or until `deadline`;
+  /// `false` when the deadline passed with the work still in flight.
+  private func waitForOutsideWork(until deadline: ContinuousClock.Instant) -> Bool {
+    let remaining = RealTime.now.duration(to: deadline)
+    if remaining > .zero {
+      let nanoseconds = Int(min(remaining, .seconds(86_400)).wholeNanoseconds)
+      if wakeup.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success { return true }
+    }
+    return state.withLock { $0.readyCount > 0 || $0.outsideWork.isEmpty }
+  }
+
+  /// Work a job of this run (`byRunningJob`), or outside work of it, hands to another thread
+  /// starts; its id, or `nil` when the run takes no more.
+  func beginOutsideWork(_ kind: OutsideWork.Kind, label: String?, byRunningJob: Bool) -> UInt64? {
+    state.withLock { $0.beginOutsideWork(kind, label: label, byRunningJob: byRunningJob) }
+  }
+
+  /// The outside work of `id` returned.
+  func endOutsideWork(_ id: UInt64) {
+    if state.withLock({ $0.endOutsideWork(id) }) { wakeup.signal() }
+  }
+
   private func waitForOutsideJob(until deadline: ContinuousClock.Instant) -> Bool {
     guard gracePeriod > .zero else { return false }
     let now = RealTime.now
@@ -485,8 +515,9 @@ final class DeterministicRun: @unchecked Sendable {
   /// step limit.
   private func unfinishedTasks() -> [String] {
     let (waits, notShown) = readWaits()
-    let tasks = state.withLock { $0.taskDescriptions(waits: waits) }
-    return tasks + (notShown.map { ["(Where each task waits is not shown: \($0).)"] } ?? [])
+    let (tasks, outside) = state.withLock { ($0.taskDescriptions(waits: waits), $0.outsideWork.inFlight) }
+    return outside.map { "outside work still running: " + $0.description } + tasks
+      + (notShown.map { ["(Where each task waits is not shown: \($0).)"] } ?? [])
   }
 
   private func makeReport(quarantined: Bool) -> DeterministicDeadlock {

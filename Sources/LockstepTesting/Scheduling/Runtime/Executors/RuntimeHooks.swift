@@ -70,6 +70,7 @@ enum RuntimeHooks {
     _ = TaskCreationHook.isInEffect
     if !lockstep_executors_installed_before_main() { ExecutorAPI.installExecutors() }
     RunWatchdog.start()
+    OutsideWorkTracking.install()
     return nil
   }()
 

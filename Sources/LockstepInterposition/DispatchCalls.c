@@ -1,0 +1,410 @@
+// The Dispatch calls of a deterministic run's jobs. While one of a run's jobs runs on the run's
+// thread:
+// - `DispatchQueue.main.async` and `asyncAfter` (which reach libdispatch's exported
+//   `dispatch_async` and `dispatch_after`) hand their block to the run, which makes it a
+//   main-actor task of its own, in the run's order and, for `asyncAfter`, after its delay in the
+//   run's time;
+// - a block for any other queue (`async`, `async(group:)`, `DispatchGroup.notify`) goes to its
+//   queue as outside work of the run: the run is told when it is queued and when it returns, and
+//   keeps virtual time still meanwhile. Blocks and threads that outside work starts are the run's
+//   outside work too. An `asyncAfter` block for another queue is handed to the run, which queues
+//   it after its delay in the run's time.
+// Everywhere else the call goes on to libdispatch unchanged. A definition in the test executable
+// is what those calls reach on Linux: the executable's symbol comes first in the dynamic linker's
+// search order. Apple platforms bind each call to its library (two-level namespaces), so there
+// nothing is defined here.
+//
+// This is interposition, not API: Lockstep checks it once per process (see
+// `lockstep_main_queue_probe_end`) and hands nothing to runs when it does not hold.
+#if defined(__linux__)
+  #define _GNU_SOURCE
+  #include <dlfcn.h>
+  #include <stdlib.h>
+  #include <time.h>
+#endif
+
+#include "LockstepInterposition.h"
+#include "NextDefinition.h"
+
+#if defined(__linux__)
+
+typedef void (*dispatch_async_function)(void *queue, void *block);
+typedef void *(*block_copy_function)(const void *block);
+typedef void (*block_release_function)(const void *block);
+typedef void (*dispatch_after_function)(uint64_t when, void *queue, void *block);
+typedef void (*dispatch_function)(void *context);
+typedef void (*dispatch_async_f_function)(void *queue, void *context, dispatch_function work);
+typedef void (*dispatch_after_f_function)(
+  uint64_t when, void *queue, void *context, dispatch_function work);
+typedef void (*dispatch_group_f_function)(
+  void *group, void *queue, void *context, dispatch_function work);
+typedef void (*dispatch_group_block_function)(void *group, void *queue, void *block);
+typedef void (*dispatch_object_function)(void *object);
+typedef const char *(*queue_label_function)(void *queue);
+
+static dispatch_async_function next_dispatch_async;
+static dispatch_after_function next_dispatch_after;
+static block_copy_function block_copy;
+static block_release_function block_release;
+static dispatch_async_f_function next_dispatch_async_f;
+static dispatch_after_f_function next_dispatch_after_f;
+static dispatch_group_f_function next_dispatch_group_async_f;
+static dispatch_group_f_function next_dispatch_group_notify_f;
+static dispatch_group_block_function next_dispatch_group_async;
+static dispatch_group_block_function next_dispatch_group_notify;
+static dispatch_object_function dispatch_retain_function;
+static dispatch_object_function dispatch_release_function;
+static queue_label_function queue_label;
+static void *main_queue;
+static lockstep_main_queue_observer main_queue_observer;
+static lockstep_outside_began outside_began;
+static lockstep_outside_ended outside_ended;
+static lockstep_delayed_block_observer delayed_block_observer;
+
+/// The outside work of a run the calling thread runs now (its token); `NULL` on other threads.
+static __thread void *outside_token;
+
+void dispatch_async(void *queue, void *block);
+
+/// The run the calling thread's main-queue blocks go to; `NULL` while it runs no run's jobs.
+static __thread void *main_queue_context;
+
+/// What the probe saw on the calling thread.
+static char main_queue_probe_marker;
+static __thread int main_queue_probe_seen;
+
+static void *the_main_queue(void) {
+  void *queue = __atomic_load_n(&main_queue, __ATOMIC_ACQUIRE);
+  if (__builtin_expect(queue == NULL, 0)) {
+    queue = dlsym(RTLD_DEFAULT, "_dispatch_main_q");
+    __atomic_store_n(&main_queue, queue, __ATOMIC_RELEASE);
+  }
+  return queue;
+}
+
+/// Whether the calling thread hands `queue`'s blocks to a run (or to the probe), and does so.
+static bool handed_to_run(void *queue, void *block, bool delayed, int64_t delay) {
+  void *context = main_queue_context;
+  if (__builtin_expect(context == NULL, 1)) return false;
+  if (queue != the_main_queue() || queue == NULL) return false;
+  if (context == &main_queue_probe_marker) {
+    main_queue_probe_seen += 1;
+    return false;
+  }
+  lockstep_main_queue_observer observer = __atomic_load_n(&main_queue_observer, __ATOMIC_ACQUIRE);
+  if (observer == NULL) return false;
+  block_copy_function copy =
+    (block_copy_function)lockstep_next_definition((void **)&block_copy, "_Block_copy");
+  if (copy == NULL) return false;
+  observer(context, copy(block), delayed, delay);
+  return true;
+}
+
+/// Nanoseconds from now until `when`, a `dispatch_time_t`, read on the clock it names (on the
+/// calling thread: a run's job reads the run's clocks); -1 for "forever".
+static int64_t nanoseconds_until(uint64_t when) {
+  if (when == ~0ull) return -1;
+  if (when == 0) return 0;
+  clockid_t clock;
+  int64_t deadline;
+  if ((int64_t)when < 0) {
+    if (when & (1ull << 62)) {
+      // Wall time, negated (bits 63 and 62 set).
+      clock = CLOCK_REALTIME;
+      deadline = -(int64_t)when;
+    } else {
+      // Monotonic time, counting while the machine sleeps (bit 63 set).
+      clock = CLOCK_BOOTTIME;
+      deadline = (int64_t)(when & ~(1ull << 63));
+    }
+  } else {
+    // Uptime.
+    clock = CLOCK_MONOTONIC;
+    deadline = (int64_t)when;
+  }
+  struct timespec now;
+  if (clock_gettime(clock, &now) != 0) return 0;
+  int64_t remaining = deadline - ((int64_t)now.tv_sec * 1000000000 + now.tv_nsec);
+  return remaining > 0 ? remaining : 0;
+}
+
+static void *copy_block(void *block) {
+  block_copy_function copy =
+    (block_copy_function)lockstep_next_definition((void **)&block_copy, "_Block_copy");
+  return copy != NULL ? copy(block) : NULL;
+}
+
+static void release_block(void *block) {
+  block_release_function release =
+    (block_release_function)lockstep_next_definition((void **)&block_release, "_Block_release");
+  if (release) release(block);
+}
+
+/// The head of a block: its `invoke` function takes the block itself.
+typedef struct lockstep_block_layout {
+  void *isa;
+  int flags;
+  int reserved;
+  void (*invoke)(void *block);
+} lockstep_block_layout;
+
+/// A block queued as a run's outside work, and the token the run gave it.
+typedef struct {
+  void *block;
+  void *token;
+  /// Whether the block waited before it runs (a delay, a group): the waiting holds no time, the
+  /// running does.
+  bool waited;
+} outside_block;
+
+/// Runs an outside block on the thread its queue chose: blocks and threads it starts are the
+/// run's outside work too. Then tells the run it returned.
+static void run_outside_block(void *context) {
+  outside_block *work = context;
+  void *previous = outside_token;
+  outside_token = work->token;
+  void *running = work->token;
+  if (work->waited) {
+    // It has waited; now it runs, as a block queued with `async` by the work that waited.
+    void *started = lockstep_outside_work_begin(NULL, lockstep_outside_async);
+    if (started != NULL) running = started;
+    if (started != NULL) lockstep_outside_work_end(work->token);
+    outside_token = running;
+  }
+  ((lockstep_block_layout *)work->block)->invoke(work->block);
+  outside_token = previous;
+  release_block(work->block);
+  lockstep_outside_work_end(running);
+  free(work);
+}
+
+/// The token of new outside work started on the calling thread, for a block for `queue` (`NULL`
+/// for a thread): from a run's job, or from outside work; `NULL` when the thread does neither.
+void *lockstep_outside_work_begin(void *queue, int kind) {
+  void *run = main_queue_context;
+  void *parent = outside_token;
+  if (__builtin_expect(run == NULL && parent == NULL, 1)) return NULL;
+  if (run == &main_queue_probe_marker) return NULL;
+  lockstep_outside_began began = __atomic_load_n(&outside_began, __ATOMIC_ACQUIRE);
+  if (began == NULL) return NULL;
+  const char *label = NULL;
+  if (queue != NULL) {
+    queue_label_function get_label = (queue_label_function)lockstep_next_definition(
+      (void **)&queue_label, "dispatch_queue_get_label");
+    if (get_label != NULL) label = get_label(queue);
+  }
+  return began(run, parent, kind, label);
+}
+
+void lockstep_outside_work_end(void *token) {
+  lockstep_outside_ended ended = __atomic_load_n(&outside_ended, __ATOMIC_ACQUIRE);
+  if (ended != NULL && token != NULL) ended(token);
+}
+
+void *lockstep_outside_work_enter(void *token) {
+  void *previous = outside_token;
+  outside_token = token;
+  return previous;
+}
+
+void *lockstep_outside_work_current(void) { return outside_token; }
+
+bool lockstep_outside_work_possible(void) {
+  void *run = main_queue_context;
+  return (run != NULL && run != &main_queue_probe_marker) || outside_token != NULL;
+}
+
+/// `block` for `queue` as the run's outside work, ready for a `_f` call; `NULL` when it is not.
+static outside_block *as_outside_work(void *queue, void *block, int kind) {
+  if (queue == the_main_queue()) return NULL;
+  void *token = lockstep_outside_work_begin(queue, kind);
+  if (token == NULL) return NULL;
+  outside_block *work = malloc(sizeof *work);
+  void *copy = work != NULL ? copy_block(block) : NULL;
+  if (copy == NULL) {
+    free(work);
+    lockstep_outside_work_end(token);
+    return NULL;
+  }
+  *work = (outside_block){
+    .block = copy,
+    .token = token,
+    .waited = kind == lockstep_outside_after || kind == lockstep_outside_group_notify,
+  };
+  return work;
+}
+
+/// Whether a run's job queued `block` for `queue` (not the main queue) after `delay`: the run
+/// queues it once the delay has passed in its time.
+static bool delayed_by_run(void *queue, void *block, int64_t delay) {
+  void *run = main_queue_context;
+  if (run == NULL || run == &main_queue_probe_marker || queue == the_main_queue()) return false;
+  lockstep_delayed_block_observer observer =
+    __atomic_load_n(&delayed_block_observer, __ATOMIC_ACQUIRE);
+  dispatch_object_function retain = (dispatch_object_function)lockstep_next_definition(
+    (void **)&dispatch_retain_function, "dispatch_retain");
+  if (observer == NULL || retain == NULL) return false;
+  void *copy = copy_block(block);
+  if (copy == NULL) return false;
+  retain(queue);
+  observer(run, queue, copy, delay);
+  return true;
+}
+
+void lockstep_dispatch_async_now(void *queue, void *block) {
+  dispatch_async(queue, block);
+  release_block(block);
+  dispatch_object_function release = (dispatch_object_function)lockstep_next_definition(
+    (void **)&dispatch_release_function, "dispatch_release");
+  if (release != NULL) release(queue);
+}
+
+void dispatch_async(void *queue, void *block) {
+  if (handed_to_run(queue, block, false, 0)) return;
+  if (__builtin_expect(main_queue_context != NULL || outside_token != NULL, 0)) {
+    outside_block *work = as_outside_work(queue, block, lockstep_outside_async);
+    dispatch_async_f_function next_f = (dispatch_async_f_function)lockstep_next_definition(
+      (void **)&next_dispatch_async_f, "dispatch_async_f");
+    if (work != NULL && next_f != NULL) {
+      next_f(queue, work, run_outside_block);
+      return;
+    }
+    if (work != NULL) run_outside_block(work);
+    if (work != NULL) return;
+  }
+  dispatch_async_function next =
+    (dispatch_async_function)lockstep_next_definition((void **)&next_dispatch_async, "dispatch_async");
+  next(queue, block);
+}
+
+void dispatch_after(uint64_t when, void *queue, void *block) {
+  if (__builtin_expect(main_queue_context != NULL, 0)) {
+    int64_t delay = nanoseconds_until(when);
+    if (delay >= 0 && handed_to_run(queue, block, true, delay)) return;
+    if (delay >= 0 && delayed_by_run(queue, block, delay)) return;
+  }
+  if (__builtin_expect(outside_token != NULL, 0) && when != ~0ull) {
+    // Outside work's delay is real: the run keeps its time still until the block has run.
+    outside_block *work = as_outside_work(queue, block, lockstep_outside_after);
+    dispatch_after_f_function next_f = (dispatch_after_f_function)lockstep_next_definition(
+      (void **)&next_dispatch_after_f, "dispatch_after_f");
+    if (work != NULL && next_f != NULL) {
+      next_f(when, queue, work, run_outside_block);
+      return;
+    }
+    if (work != NULL) {
+      lockstep_outside_work_end(work->token);
+      release_block(work->block);
+      free(work);
+    }
+  }
+  dispatch_after_function next =
+    (dispatch_after_function)lockstep_next_definition((void **)&next_dispatch_after, "dispatch_after");
+  next(when, queue, block);
+}
+
+/// `dispatch_group_async` or `dispatch_group_notify`: outside work of the run when the calling
+/// thread runs a run's job or its outside work, libdispatch's call otherwise.
+static void group_call(
+  void *group, void *queue, void *block, int kind, dispatch_group_block_function *next_block,
+  const char *block_name, dispatch_group_f_function *next_function, const char *function_name)
+{
+  if (__builtin_expect(main_queue_context != NULL || outside_token != NULL, 0)) {
+    outside_block *work = as_outside_work(queue, block, kind);
+    dispatch_group_f_function next_f =
+      (dispatch_group_f_function)lockstep_next_definition((void **)next_function, function_name);
+    if (work != NULL && next_f != NULL) {
+      next_f(group, queue, work, run_outside_block);
+      return;
+    }
+    if (work != NULL) {
+      lockstep_outside_work_end(work->token);
+      release_block(work->block);
+      free(work);
+    }
+  }
+  dispatch_group_block_function next =
+    (dispatch_group_block_function)lockstep_next_definition((void **)next_block, block_name);
+  next(group, queue, block);
+}
+
+void dispatch_group_async(void *group, void *queue, void *block) {
+  group_call(
+    group, queue, block, lockstep_outside_group_async, &next_dispatch_group_async,
+    "dispatch_group_async", &next_dispatch_group_async_f, "dispatch_group_async_f");
+}
+
+void dispatch_group_notify(void *group, void *queue, void *block) {
+  group_call(
+    group, queue, block, lockstep_outside_group_notify, &next_dispatch_group_notify,
+    "dispatch_group_notify", &next_dispatch_group_notify_f, "dispatch_group_notify_f");
+}
+
+void lockstep_outside_work_set_observer(
+  lockstep_outside_began began, lockstep_outside_ended ended, lockstep_delayed_block_observer delayed)
+{
+  __atomic_store_n(&outside_began, began, __ATOMIC_RELEASE);
+  __atomic_store_n(&outside_ended, ended, __ATOMIC_RELEASE);
+  __atomic_store_n(&delayed_block_observer, delayed, __ATOMIC_RELEASE);
+}
+
+bool lockstep_main_queue_interposable(void) { return true; }
+
+void lockstep_main_queue_run_block(void *block) {
+  ((lockstep_block_layout *)block)->invoke(block);
+  release_block(block);
+}
+
+void lockstep_main_queue_set_observer(lockstep_main_queue_observer observer) {
+  __atomic_store_n(&main_queue_observer, observer, __ATOMIC_RELEASE);
+}
+
+void *lockstep_main_queue_enter(void *context) {
+  void *previous = main_queue_context;
+  main_queue_context = context;
+  return previous;
+}
+
+void *lockstep_main_queue_probe_begin(void) {
+  main_queue_probe_seen = 0;
+  return lockstep_main_queue_enter(&main_queue_probe_marker);
+}
+
+int lockstep_main_queue_probe_end(void *previous) {
+  lockstep_main_queue_enter(previous);
+  return main_queue_probe_seen;
+}
+
+#else
+
+bool lockstep_main_queue_interposable(void) { return false; }
+void *lockstep_outside_work_begin(void *queue, int kind) {
+  (void)queue;
+  (void)kind;
+  return NULL;
+}
+void lockstep_outside_work_end(void *token) { (void)token; }
+void *lockstep_outside_work_enter(void *token) { return token; }
+void *lockstep_outside_work_current(void) { return NULL; }
+bool lockstep_outside_work_possible(void) { return false; }
+void lockstep_dispatch_async_now(void *queue, void *block) {
+  (void)queue;
+  (void)block;
+}
+void lockstep_outside_work_set_observer(
+  lockstep_outside_began began, lockstep_outside_ended ended, lockstep_delayed_block_observer delayed)
+{
+  (void)began;
+  (void)ended;
+  (void)delayed;
+}
+void lockstep_main_queue_run_block(void *block) { (void)block; }
+void lockstep_main_queue_set_observer(lockstep_main_queue_observer observer) { (void)observer; }
+void *lockstep_main_queue_enter(void *context) { return context; }
+void *lockstep_main_queue_probe_begin(void) { return NULL; }
+int lockstep_main_queue_probe_end(void *previous) {
+  (void)previous;
+  return 0;
+}
+
+#endif

@@ -1,0 +1,107 @@
+import Dispatch
+import LockstepInterposition
+
+/// Tells runs about the work their jobs hand to other threads (Linux): `LockstepInterposition`'s
+/// Dispatch stand-ins (`DispatchCalls.c`) report each block a run's job queues on a queue other
+/// than the main queue — `async`, `async(group:)`, `DispatchGroup.notify` — when it is queued and
+/// when it returns, and `ThreadStarts.c` each thread it starts, until the thread returns or
+/// resumes the run (``resumed(_:)``); so for the blocks and threads that work starts in turn. The run records it
+/// (``OutsideWork``) and keeps virtual time still until it returns. An `asyncAfter` block for such
+/// a queue waits its delay in the run's time first, in a task of the run, and is then queued as
+/// outside work.
+///
+/// In effect where the main-queue hand-off is (``MainQueueHandOff``: the same stand-ins, probed
+/// once per process); elsewhere blocks go to their queues unseen, as before.
+enum OutsideWorkTracking {
+  /// Sets the stand-ins' observers; called once, when the runtime hooks are installed.
+  static func install() {
+    guard MainQueueHandOff.isInEffect else { return }
+    lockstep_outside_work_set_observer(
+      { run, parent, kind, label in
+        OutsideWorkTracking.began(run: run, parent: parent, kind: kind, label: label)
+      },
+      { token in
+        guard let token else { return }
+        Unmanaged<Token>.fromOpaque(token).takeRetainedValue().end()
+      },
+      { run, queue, block, delay in
+        guard let run, let queue, let block else { return }
+        OutsideWorkTracking.startAfterDelay(
+          Unmanaged<DeterministicRun>.fromOpaque(run).takeUnretainedValue(),
+          Pending(queue: queue, block: block), delay: .nanoseconds(delay))
+      })
+  }
+
+  /// One piece of outside work, owned by the thread that runs it until it returns.
+  final class Token {
+    let run: DeterministicRun
+    let id: UInt64
+    let kind: OutsideWork.Kind
+    /// Whether the work already counts as returned: a thread that resumed the run.
+    private var ended = false
+
+    init(run: DeterministicRun, id: UInt64, kind: OutsideWork.Kind) {
+      self.run = run
+      self.id = id
+      self.kind = kind
+    }
+
+    /// Called on the work's own thread only.
+    func end() {
+      guard !ended else { return }
+      ended = true
+      run.endOutsideWork(id)
+    }
+  }
+
+  /// A job from another thread reached `run`: when that thread is one the run's jobs started, it
+  /// has resumed the run, and no longer keeps virtual time still — a thread may live on (an event
+  /// loop, a waiter's thread) long after it delivered what the run waited for. Blocks on queues
+  /// count until they return.
+  static func resumed(_ run: DeterministicRun) {
+    guard let current = lockstep_outside_work_current() else { return }
+    let token = Unmanaged<Token>.fromOpaque(current).takeUnretainedValue()
+    if token.kind == .thread && token.run === run { token.end() }
+  }
+
+  private static func began(
+    run: UnsafeMutableRawPointer?, parent: UnsafeMutableRawPointer?, kind: Int32,
+    label: UnsafePointer<CChar>?
+  ) -> UnsafeMutableRawPointer? {
+    let byRunningJob = run != nil
+    let owner: DeterministicRun
+    if let run {
+      owner = Unmanaged<DeterministicRun>.fromOpaque(run).takeUnretainedValue()
+    } else if let parent {
+      owner = Unmanaged<Token>.fromOpaque(parent).takeUnretainedValue().run
+    } else {
+      return nil
+    }
+    let kind = OutsideWork.Kind(rawValue: kind) ?? .async
+    guard
+      let id = owner.beginOutsideWork(
+        kind, label: label.map { String(cString: $0) }, byRunningJob: byRunningJob)
+    else { return nil }
+    return Unmanaged.passRetained(Token(run: owner, id: id, kind: kind)).toOpaque()
+  }
+
+  /// Queues `pending` as outside work once `delay` has passed in `run`'s time, from a task of the
+  /// run. Called on the run's thread, during a job: the task is the run's.
+  private static func startAfterDelay(_ run: DeterministicRun, _ pending: Pending, delay: Duration) {
+    let operation: @Sendable () async -> Void = {
+      try? await Task.sleep(for: delay)
+      lockstep_dispatch_async_now(pending.queue, pending.block)
+    }
+    if #available(LockstepTaskNames , *) {
+      Task(name: "DispatchQueue.asyncAfter", operation: operation)
+    } else {
+      Task(operation: operation)
+    }
+  }
+
+  /// A queue and a block the run holds until the block's delay has passed.
+  private struct Pending: @unchecked Sendable {
+    let queue: UnsafeMutableRawPointer
+    let block: UnsafeMutableRawPointer
+  }
+}

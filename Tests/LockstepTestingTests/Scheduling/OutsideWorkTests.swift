@@ -1,0 +1,153 @@
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+
+@testable import LockstepTesting
+
+/// Slow outside work, as a completion handler on a Dispatch queue is: real I/O takes real time.
+/// The code under test's latency, not a wait of the test — each test's result is the same however
+/// long it takes.
+private func slowOutsideWork() { usleep(20_000) }
+
+/// Blocks a run's jobs queue on Dispatch queues other than the main queue are outside work of the
+/// run: without `gracePeriod`, the run waits for them instead of reporting a deadlock, and keeps
+/// virtual time still until they return (Linux, where the Dispatch stand-ins are in effect).
+@Suite(.timeLimit(.minutes(1)), .enabled(if: MainQueueHandOff.isInEffect))
+struct OutsideWorkTests {
+  @Test(.timeLimit(.minutes(1)))
+  func aCallbackOnAGlobalQueueIsAwaitedNotReportedAsADeadlock() async throws {
+    let value = try await withDeterministicScheduling {
+      await withCheckedContinuation { continuation in
+        DispatchQueue.global().async {
+          slowOutsideWork()
+          continuation.resume(returning: 42)
+        }
+      }
+    }
+    #expect(value == 42)
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func virtualTimeStandsStillWhileABlockOnAQueueRuns() async throws {
+    let finished = try await withDeterministicScheduling {
+      let done = Atomic(false)
+      DispatchQueue.global().async {
+        slowOutsideWork()
+        done.store(true, ordering: .sequentiallyConsistent)
+      }
+      try await Task.sleep(for: .seconds(1))
+      return done.load(ordering: .sequentiallyConsistent)
+    }
+    #expect(finished, "the sleep ended while the block was still running")
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func blocksThatOutsideWorkQueuesAreOutsideWorkToo() async throws {
+    let value = try await withDeterministicScheduling {
+      await withCheckedContinuation { continuation in
+        DispatchQueue.global().async {
+          DispatchQueue(label: "inner").async {
+            slowOutsideWork()
+            continuation.resume(returning: "inner")
+          }
+        }
+      }
+    }
+    #expect(value == "inner")
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func aGroupNotifyBlockIsAwaited() async throws {
+    let total = try await withDeterministicScheduling {
+      let sum = Mutex(0)
+      let queue = DispatchQueue(label: "workers", attributes: .concurrent)
+      let group = DispatchGroup()
+      for value in [1, 2] {
+        queue.async(group: group) {
+          slowOutsideWork()
+          sum.withLock { $0 += value }
+        }
+      }
+      return await withCheckedContinuation { continuation in
+        group.notify(queue: .global()) { continuation.resume(returning: sum.withLock { $0 }) }
+      }
+    }
+    #expect(total == 3)
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func asyncAfterOnASerialQueueFiresInVirtualTime() async throws {
+    let fired = try await withDeterministicScheduling {
+      let fired = Mutex<[String]>([])
+      let queue = DispatchQueue(label: "debounce")
+      queue.asyncAfter(deadline: .now() + 5) { fired.withLock { $0.append("at 5 s") } }
+      try await Task.sleep(for: .seconds(4))
+      let early = fired.withLock { $0 }
+      try await Task.sleep(for: .seconds(2))
+      return early + fired.withLock { $0 }
+    }
+    #expect(fired == ["at 5 s"], "nothing by 4 s, the block by 6 s of virtual time")
+  }
+
+  @Test(.timeLimit(.minutes(1)), arguments: [true, false])
+  func aDebounceThatCancelsItsWorkItemFiresOnce(cancels: Bool) async throws {
+    let fired = try await withDeterministicScheduling {
+      let fired = Mutex(0)
+      let queue = DispatchQueue(label: "debounce")
+      var pending: DispatchWorkItem?
+      for _ in 0..<3 {
+        if cancels { pending?.cancel() }
+        let item = DispatchWorkItem { fired.withLock { $0 += 1 } }
+        pending = item
+        queue.asyncAfter(deadline: .now() + 5, execute: item)
+        try await Task.sleep(for: .seconds(1))
+      }
+      try await Task.sleep(for: .seconds(10))
+      return fired.withLock { $0 }
+    }
+    // The broken twin, which forgets to cancel, fires for every call.
+    #expect(fired == (cancels ? 1 : 3))
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func outsideWorkThatNeverReturnsFailsTheRunAtItsTimeoutNamingIt() async throws {
+    let release = DispatchSemaphore(value: 0)
+    defer { release.signal() }
+    let error = await #expect(throws: WaitTimeoutError.self) {
+      try await withDeterministicScheduling(timeout: .milliseconds(300)) {
+        DispatchQueue(label: "com.example.stuck").async { release.wait() }
+        try await Task.sleep(for: .seconds(1))
+      }
+    }
+    let pending = error?.pending ?? []
+    #expect(
+      pending.contains {
+        $0.contains("outside work still running: a block queued with DispatchQueue.async")
+          && $0.contains("on \"com.example.stuck\" by task 1 at step 1")
+      }, "\(pending)")
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func explorationOfBlocksJoinedByAGroupFindsNoDeadlock() async {
+    let result = await explore(.random(schedules: 5, seed: 1)) {
+      let queue = DispatchQueue(label: "pair", attributes: .concurrent)
+      let group = DispatchGroup()
+      let count = Mutex(0)
+      for _ in 0..<2 {
+        queue.async(group: group) {
+          slowOutsideWork()
+          count.withLock { $0 += 1 }
+        }
+      }
+      // Tasks beside the blocks, so that the schedules differ.
+      let beside = [Task { await Task.yield() }, Task { await Task.yield() }]
+      let total = await withCheckedContinuation { continuation in
+        group.notify(queue: queue) { continuation.resume(returning: count.withLock { $0 }) }
+      }
+      for task in beside { await task.value }
+      #expect(total == 2)
+    }
+    #expect(result.failure == nil && result.schedulesRun == 5, "\(result)")
+  }
+}
