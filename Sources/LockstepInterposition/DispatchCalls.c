@@ -19,8 +19,10 @@
 #if defined(__linux__)
   #define _GNU_SOURCE
   #include <dlfcn.h>
+  #include <signal.h>
   #include <stdlib.h>
   #include <time.h>
+  #include <unistd.h>
 #endif
 
 #include "LockstepInterposition.h"
@@ -229,9 +231,19 @@ static outside_block *as_outside_work(void *queue, void *block, int kind) {
   *work = (outside_block){
     .block = copy,
     .token = token,
-    .waited = kind == lockstep_outside_after || kind == lockstep_outside_group_notify,
+    .waited = kind == lockstep_outside_after || kind == lockstep_outside_group_notify
+      || kind == lockstep_outside_source_registration,
   };
   return work;
+}
+
+/// Gives up outside work that could not be queued (`NULL`: nothing): the block goes to
+/// libdispatch's own call instead.
+static void discard_outside_work(outside_block *work) {
+  if (work == NULL) return;
+  lockstep_outside_work_end(work->token);
+  release_block(work->block);
+  free(work);
 }
 
 /// Whether a run's job queued `block` for `queue` (not the main queue) after `delay`: the run
@@ -269,8 +281,7 @@ void dispatch_async(void *queue, void *block) {
       next_f(queue, work, run_outside_block);
       return;
     }
-    if (work != NULL) run_outside_block(work);
-    if (work != NULL) return;
+    discard_outside_work(work);
   }
   dispatch_async_function next =
     (dispatch_async_function)lockstep_next_definition((void **)&next_dispatch_async, "dispatch_async");
@@ -284,7 +295,8 @@ void dispatch_after(uint64_t when, void *queue, void *block) {
     if (delay >= 0 && delayed_by_run(queue, block, delay)) return;
   }
   if (__builtin_expect(outside_token != NULL, 0) && when != ~0ull) {
-    // Outside work's delay is real: the run keeps its time still until the block has run.
+    // Outside work's delay is real: while it waits, the run reports no deadlock; once the block
+    // runs, virtual time stands still until it returns.
     outside_block *work = as_outside_work(queue, block, lockstep_outside_after);
     dispatch_after_f_function next_f = (dispatch_after_f_function)lockstep_next_definition(
       (void **)&next_dispatch_after_f, "dispatch_after_f");
@@ -292,11 +304,7 @@ void dispatch_after(uint64_t when, void *queue, void *block) {
       next_f(when, queue, work, run_outside_block);
       return;
     }
-    if (work != NULL) {
-      lockstep_outside_work_end(work->token);
-      release_block(work->block);
-      free(work);
-    }
+    discard_outside_work(work);
   }
   dispatch_after_function next =
     (dispatch_after_function)lockstep_next_definition((void **)&next_dispatch_after, "dispatch_after");
@@ -317,11 +325,7 @@ static void group_call(
       next_f(group, queue, work, run_outside_block);
       return;
     }
-    if (work != NULL) {
-      lockstep_outside_work_end(work->token);
-      release_block(work->block);
-      free(work);
-    }
+    discard_outside_work(work);
   }
   dispatch_group_block_function next =
     (dispatch_group_block_function)lockstep_next_definition((void **)next_block, block_name);
@@ -338,6 +342,108 @@ void dispatch_group_notify(void *group, void *queue, void *block) {
   group_call(
     group, queue, block, lockstep_outside_group_notify, &next_dispatch_group_notify,
     "dispatch_group_notify", &next_dispatch_group_notify_f, "dispatch_group_notify_f");
+}
+
+// Dispatch sources: their handlers run on the source's queue when the source says, not when they
+// are set. A handler set from a run's job (or its outside work) is replaced by a block of
+// Lockstep's that runs it as outside work. It is laid out as a global block by hand (the C target
+// is built without blocks), never copied or freed by libdispatch, and kept for the process's life.
+
+/// The head of a global block, and what the handler needs.
+typedef struct {
+  void *isa;
+  int flags;
+  int reserved;
+  void (*invoke)(void *block);
+  const void *descriptor;
+  void *handler;
+  void *token;
+  bool registration;
+} source_handler_block;
+
+static const struct {
+  unsigned long reserved;
+  unsigned long size;
+} source_handler_descriptor = {0, sizeof(source_handler_block)};
+
+typedef void (*source_handler_function)(void *source, void *handler);
+static source_handler_function next_set_registration_handler;
+static source_handler_function next_set_event_handler;
+static void *global_block_class;
+
+/// Runs a handler set from a run: a registration handler once, as a block that waited; an event
+/// handler each time the source fires, as a block of the run's (and, for a signal, as the
+/// delivery of the signals the run sent itself).
+static void run_source_handler(void *block) {
+  source_handler_block *wrapper = block;
+  void *previous = outside_token;
+  outside_token = wrapper->token;
+  void *running = lockstep_outside_work_begin(
+    NULL, wrapper->registration ? lockstep_outside_async : lockstep_outside_source_event);
+  if (wrapper->registration) lockstep_outside_work_end(wrapper->token);
+  if (running != NULL) outside_token = running;
+  ((lockstep_block_layout *)wrapper->handler)->invoke(wrapper->handler);
+  outside_token = previous;
+  lockstep_outside_work_end(running);
+}
+
+/// `handler` wrapped as outside work of the calling thread's run; `NULL` when it is not.
+static void *source_handler(void *handler, bool registration) {
+  if (handler == NULL || !lockstep_outside_work_possible()) return NULL;
+  void *block_class = __atomic_load_n(&global_block_class, __ATOMIC_ACQUIRE);
+  if (block_class == NULL) {
+    block_class = dlsym(RTLD_DEFAULT, "_NSConcreteGlobalBlock");
+    __atomic_store_n(&global_block_class, block_class, __ATOMIC_RELEASE);
+  }
+  if (block_class == NULL) return NULL;
+  void *token = lockstep_outside_work_begin(
+    NULL, registration ? lockstep_outside_source_registration : lockstep_outside_source_owner);
+  if (token == NULL) return NULL;
+  source_handler_block *wrapper = malloc(sizeof *wrapper);
+  void *copy = wrapper != NULL ? copy_block(handler) : NULL;
+  if (copy == NULL) {
+    free(wrapper);
+    if (registration) lockstep_outside_work_end(token);
+    return NULL;
+  }
+  *wrapper = (source_handler_block){
+    .isa = block_class,
+    .flags = 1 << 28,  // BLOCK_IS_GLOBAL: never copied, never released
+    .invoke = run_source_handler,
+    .descriptor = &source_handler_descriptor,
+    .handler = copy,
+    .token = token,
+    .registration = registration,
+  };
+  return wrapper;
+}
+
+void dispatch_source_set_registration_handler(void *source, void *handler) {
+  void *wrapped = source_handler(handler, true);
+  source_handler_function next = (source_handler_function)lockstep_next_definition(
+    (void **)&next_set_registration_handler, "dispatch_source_set_registration_handler");
+  next(source, wrapped != NULL ? wrapped : handler);
+}
+
+void dispatch_source_set_event_handler(void *source, void *handler) {
+  void *wrapped = source_handler(handler, false);
+  source_handler_function next = (source_handler_function)lockstep_next_definition(
+    (void **)&next_set_event_handler, "dispatch_source_set_event_handler");
+  next(source, wrapped != NULL ? wrapped : handler);
+}
+
+typedef int (*kill_function)(pid_t pid, int signal);
+static kill_function next_kill;
+
+int kill(pid_t pid, int signal) {
+  // A signal to this process, which a Dispatch source of the run may be waiting for.
+  if (__builtin_expect(lockstep_outside_work_possible(), 0) && signal != 0
+    && (pid == 0 || pid == getpid()))
+  {
+    lockstep_outside_work_begin(NULL, lockstep_outside_signal);
+  }
+  kill_function next = (kill_function)lockstep_next_definition((void **)&next_kill, "kill");
+  return next(pid, signal);
 }
 
 void lockstep_outside_work_set_observer(

@@ -194,6 +194,16 @@ enum {
   lockstep_outside_group_notify = 3,
   /// A thread: it keeps a run from reporting a deadlock, not virtual time from moving.
   lockstep_outside_thread = 4,
+  /// A Dispatch source's registration handler, from when it is set until it has run.
+  lockstep_outside_source_registration = 5,
+  /// Not work: the run a Dispatch source's event handler was set by, held weakly for as long as
+  /// the source keeps the handler (the token is never ended).
+  lockstep_outside_source_owner = 6,
+  /// One run of a Dispatch source's event handler.
+  lockstep_outside_source_event = 7,
+  /// A signal a run's job sent to its own process, until a Dispatch source's event handler of the
+  /// run runs (the observer returns no token for it).
+  lockstep_outside_signal = 8,
 };
 
 /// Outside work begins: `run` is the context of the run whose job runs on the calling thread

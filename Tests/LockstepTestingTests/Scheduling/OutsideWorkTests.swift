@@ -150,4 +150,37 @@ struct OutsideWorkTests {
     }
     #expect(result.failure == nil && result.schedulesRun == 5, "\(result)")
   }
+  /// As swift-service-lifecycle's `UnixSignalsSequence` does: await a signal source's
+  /// registration, then a signal the test sends its own process, beside a sleep that must not win.
+  /// (SIGURG: its default action is to be ignored, so a stray one harms no process.)
+  @Test(.timeLimit(.minutes(1)))
+  func aSignalSourceIsAwaitedFromRegistrationToDelivery() async throws {
+    let first = try await withDeterministicScheduling {
+      let queue = DispatchQueue(label: "signals")
+      let source = DispatchSource.makeSignalSource(signal: SIGURG, queue: queue)
+      let (events, continuation) = AsyncStream<String>.makeStream()
+      source.setEventHandler {
+        slowOutsideWork()
+        continuation.yield("signal")
+      }
+      await withCheckedContinuation { (registered: CheckedContinuation<Void, Never>) in
+        source.setRegistrationHandler {
+          slowOutsideWork()
+          registered.resume()
+        }
+        source.resume()
+      }
+      let timeout = Task {
+        try await Task.sleep(for: .seconds(5))
+        continuation.yield("timeout")
+      }
+      kill(getpid(), SIGURG)
+      var iterator = events.makeAsyncIterator()
+      let first = await iterator.next()
+      timeout.cancel()
+      source.cancel()
+      return first
+    }
+    #expect(first == "signal", "the sleep ended before the signal's handler ran")
+  }
 }

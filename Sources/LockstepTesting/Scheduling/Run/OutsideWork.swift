@@ -12,12 +12,26 @@ struct OutsideWork {
     case groupNotify = 3
     /// A thread (`Thread`, `pthread_create`; XCTest waits for expectations on one).
     case thread = 4
+    /// A Dispatch source's registration handler, from when it is set until it has run.
+    case sourceRegistration = 5
+    /// Not work: a Dispatch source's event handler set by the run (never in flight itself).
+    case sourceOwner = 6
+    /// One run of a Dispatch source's event handler.
+    case sourceEvent = 7
+    /// A signal the run sent its own process, until a Dispatch source's event handler runs.
+    case signal = 8
 
     /// Whether virtual time stands still while work of this kind is in flight: a block queued to
-    /// run now does its work and returns. A block that waits first (a real delay, a group) holds
-    /// time once it runs, as a block of its own; a thread may wait for a sleep of the run (XCTest's
-    /// waiter) or live on long after its work. Those hold back only deadlock reports.
-    var holdsTime: Bool { self == .async || self == .groupAsync }
+    /// run now does its work and returns, and a signal is on its way. A block that waits first (a
+    /// real delay, a group, a source's registration) holds time once it runs, as a block of its
+    /// own; a thread may wait for a sleep of the run (XCTest's waiter) or live on long after its
+    /// work. Those hold back only deadlock reports.
+    var holdsTime: Bool {
+      switch self {
+      case .async, .groupAsync, .sourceEvent, .signal: true
+      case .after, .groupNotify, .thread, .sourceRegistration, .sourceOwner: false
+      }
+    }
   }
 
   /// One piece of outside work in flight.
@@ -39,6 +53,10 @@ struct OutsideWork {
       case .groupAsync: text = "a block queued with DispatchQueue.async(group:)"
       case .groupNotify: text = "a DispatchGroup.notify block (waits for the group's blocks)"
       case .thread: text = "a thread (a Thread, or XCTest's wait for expectations)"
+      case .sourceRegistration: text = "a Dispatch source's registration handler (not run yet)"
+      case .sourceOwner: text = "a Dispatch source's event handler"
+      case .sourceEvent: text = "a Dispatch source's event handler"
+      case .signal: text = "a signal the run sent its own process (no Dispatch source has handled it)"
       }
       if let label, !label.isEmpty { text += " on \"\(label)\"" }
       if let startedBy, let step {
@@ -74,5 +92,10 @@ struct OutsideWork {
   /// Records that the work of `id` returned; `true` when it was in flight.
   mutating func end(_ id: UInt64) -> Bool {
     records.removeValue(forKey: id) != nil
+  }
+
+  /// Records that every piece of work of `kind` returned: the signals, once a source handled one.
+  mutating func endAll(_ kind: Kind) {
+    records = records.filter { $0.value.kind != kind }
   }
 }

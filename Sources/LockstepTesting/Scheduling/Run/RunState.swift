@@ -256,18 +256,34 @@ struct RunState<Job: SchedulableJob>: JobRouter.RunView {
   // MARK: Outside work
 
   /// Work handed to another thread starts: by the running job when `byRunningJob`, otherwise by
-  /// other outside work. Returns its id, or `nil` when the run no longer takes work.
+  /// other outside work. Returns its id, or `nil` when the run no longer takes work or the work is
+  /// not tracked (a signal the run has no source for).
   mutating func beginOutsideWork(_ kind: OutsideWork.Kind, label: String?, byRunningJob: Bool)
     -> UInt64?
   {
     guard phase == .running, !bodyFinished else { return nil }
     // Between two jobs the run's thread runs Lockstep's own code, whose threads are not the run's.
     if byRunningJob && runningTask == nil { return nil }
+    switch kind {
+    case .sourceOwner:
+      sourceEventHandlers += 1
+      return nil
+    case .signal where sourceEventHandlers == 0:
+      return nil
+    case .sourceEvent:
+      outsideWork.endAll(.signal)
+    default:
+      break
+    }
     let step = byRunningJob ? trace.steps.count - 1 : nil
     return outsideWork.begin(
       OutsideWork.Record(
         kind: kind, label: label, startedBy: step == nil ? nil : runningTask, step: step))
   }
+
+  /// How many Dispatch source event handlers the run's jobs set: a signal the run sends itself is
+  /// awaited only where one may handle it.
+  private var sourceEventHandlers = 0
 
   /// The outside work of `id` returned; `true` when the drain thread waits and must be woken.
   mutating func endOutsideWork(_ id: UInt64) -> Bool {

@@ -5,7 +5,9 @@ import LockstepInterposition
 /// Dispatch stand-ins (`DispatchCalls.c`) report each block a run's job queues on a queue other
 /// than the main queue — `async`, `async(group:)`, `DispatchGroup.notify` — when it is queued and
 /// when it returns, and `ThreadStarts.c` each thread it starts, until the thread returns or
-/// resumes the run (``resumed(_:)``); so for the blocks and threads that work starts in turn. The run records it
+/// resumes the run (``resumed(_:)``); so for the blocks and threads that work starts in turn.
+/// Handlers of Dispatch sources set from the run run as outside work too, and a signal the run
+/// sends its own process is awaited until a source's event handler runs. The run records it
 /// (``OutsideWork``) and keeps virtual time still until it returns. An `asyncAfter` block for such
 /// a queue waits its delay in the run's time first, in a task of the run, and is then queued as
 /// outside work.
@@ -32,25 +34,31 @@ enum OutsideWorkTracking {
       })
   }
 
-  /// One piece of outside work, owned by the thread that runs it until it returns.
+  /// One piece of outside work, owned by the thread that runs it until it returns; or the run a
+  /// Dispatch source's event handler belongs to, held weakly for as long as the source keeps the
+  /// handler.
   final class Token {
-    let run: DeterministicRun
-    let id: UInt64
+    private let inFlight: DeterministicRun?
+    private weak var owner: DeterministicRun?
+    let id: UInt64?
     let kind: OutsideWork.Kind
     /// Whether the work already counts as returned: a thread that resumed the run.
     private var ended = false
 
-    init(run: DeterministicRun, id: UInt64, kind: OutsideWork.Kind) {
-      self.run = run
+    init(run: DeterministicRun, id: UInt64?, kind: OutsideWork.Kind) {
+      inFlight = id == nil ? nil : run
+      owner = run
       self.id = id
       self.kind = kind
     }
 
+    var run: DeterministicRun? { inFlight ?? owner }
+
     /// Called on the work's own thread only.
     func end() {
-      guard !ended else { return }
+      guard !ended, let id else { return }
       ended = true
-      run.endOutsideWork(id)
+      inFlight?.endOutsideWork(id)
     }
   }
 
@@ -72,16 +80,16 @@ enum OutsideWorkTracking {
     let owner: DeterministicRun
     if let run {
       owner = Unmanaged<DeterministicRun>.fromOpaque(run).takeUnretainedValue()
-    } else if let parent {
-      owner = Unmanaged<Token>.fromOpaque(parent).takeUnretainedValue().run
+    } else if let parent, let run = Unmanaged<Token>.fromOpaque(parent).takeUnretainedValue().run {
+      owner = run
     } else {
       return nil
     }
     let kind = OutsideWork.Kind(rawValue: kind) ?? .async
-    guard
-      let id = owner.beginOutsideWork(
-        kind, label: label.map { String(cString: $0) }, byRunningJob: byRunningJob)
-    else { return nil }
+    let id = owner.beginOutsideWork(
+      kind, label: label.map { String(cString: $0) }, byRunningJob: byRunningJob)
+    // A source's event handler keeps its run weakly; a signal gets no token: a handler ends it.
+    guard id != nil || kind == .sourceOwner else { return nil }
     return Unmanaged.passRetained(Token(run: owner, id: id, kind: kind)).toOpaque()
   }
 

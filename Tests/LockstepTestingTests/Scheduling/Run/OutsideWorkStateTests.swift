@@ -1,0 +1,108 @@
+import Testing
+
+@testable import LockstepTesting
+
+private struct FakeJob: SchedulableJob, Equatable {
+  let taskID: UInt64?
+  var isMainActor = false
+  init(_ id: UInt64?) { taskID = id }
+}
+
+/// What outside work does to a run's decisions (``RunState/next(previousStepSuspendedAt:)``):
+/// which kinds keep virtual time still, which only hold a deadlock report back, and which end
+/// which.
+@Suite(.timeLimit(.minutes(1)))
+struct OutsideWorkStateTests {
+  /// A run whose body ran once and now waits, with a sleeper due in 5 s of virtual time.
+  private func runWithASleeper() -> RunState<FakeJob> {
+    var state = RunState<FakeJob>(order: .fifo)
+    _ = state.enqueue(FakeJob(10))
+    _ = state.next()
+    _ = state.schedule(FakeJob(11), sleep: SleepRequest(delay: .seconds(5)), sleeper: nil)
+    return state
+  }
+
+  private func isWaiting(_ step: RunState<FakeJob>.Step) -> Bool {
+    if case .waitingForOutsideWork = step { return true }
+    return false
+  }
+
+  @Test(arguments: [OutsideWork.Kind.async, .groupAsync, .sourceEvent])
+  func workThatRunsNowKeepsTimeStillUntilItReturns(kind: OutsideWork.Kind) throws {
+    var state = runWithASleeper()
+    let begun = state.beginOutsideWork(kind, label: "io", byRunningJob: true)
+    let id = try #require(begun)
+    #expect(isWaiting(state.next()))
+    #expect(state.now == .zero)
+    let wakes = state.endOutsideWork(id)
+    #expect(wakes, "the drain waits and must be woken")
+    guard case .run(let woke) = state.next() else {
+      Issue.record("expected the sleeper")
+      return
+    }
+    #expect(woke == FakeJob(11) && state.now == .seconds(5))
+  }
+
+  @Test(arguments: [OutsideWork.Kind.after, .groupNotify, .thread, .sourceRegistration])
+  func workThatWaitsLetsTimeMoveButHoldsTheDeadlockBack(kind: OutsideWork.Kind) throws {
+    var state = runWithASleeper()
+    let begun = state.beginOutsideWork(kind, label: nil, byRunningJob: true)
+    let id = try #require(begun)
+    guard case .run = state.next() else {
+      Issue.record("expected the sleeper to wake: \(kind) holds no time")
+      return
+    }
+    #expect(state.now == .seconds(5))
+    // Nothing left to run, and no deadlock while the work is in flight.
+    #expect(isWaiting(state.next()))
+    _ = state.endOutsideWork(id)
+    guard case .stuck = state.next() else {
+      Issue.record("expected stuck once the work returned")
+      return
+    }
+  }
+
+  @Test func aSignalIsAwaitedOnlyWhereASourceMayHandleItAndEndsWhenOneDoes() throws {
+    var state = runWithASleeper()
+    let withoutSource = state.beginOutsideWork(.signal, label: nil, byRunningJob: true)
+    #expect(withoutSource == nil)
+    let owner = state.beginOutsideWork(.sourceOwner, label: nil, byRunningJob: true)
+    #expect(owner == nil, "a source's owner is not work in flight")
+    let signal = state.beginOutsideWork(.signal, label: nil, byRunningJob: true)
+    #expect(signal != nil)
+    #expect(isWaiting(state.next()), "a signal on its way keeps time still")
+    let begun = state.beginOutsideWork(.sourceEvent, label: nil, byRunningJob: false)
+    let event = try #require(begun)
+    #expect(state.outsideWork.inFlight.map(\.kind) == [.sourceEvent])
+    _ = state.endOutsideWork(event)
+    guard case .run = state.next() else {
+      Issue.record("expected the sleeper")
+      return
+    }
+  }
+
+  @Test func noWorkIsTakenBetweenJobsOrAfterTheBody() {
+    var state = RunState<FakeJob>(order: .fifo)
+    _ = state.enqueue(FakeJob(10))
+    _ = state.next()
+    guard case .stuck = state.next() else {
+      Issue.record("expected stuck")
+      return
+    }
+    // Between jobs the run's thread runs Lockstep's own code.
+    let betweenJobs = state.beginOutsideWork(.thread, label: nil, byRunningJob: true)
+    #expect(betweenJobs == nil)
+    state.markBodyFinished()
+    let afterTheBody = state.beginOutsideWork(.async, label: nil, byRunningJob: false)
+    #expect(afterTheBody == nil)
+  }
+
+  @Test func aRecordSaysWhatTheWorkIsWhereAndWhoStartedIt() {
+    let record = OutsideWork.Record(kind: .async, label: "com.example.io", startedBy: 3, step: 11)
+    #expect(
+      record.description
+        == "a block queued with DispatchQueue.async on \"com.example.io\" by task 3 at step 12")
+    let nested = OutsideWork.Record(kind: .thread, label: nil, startedBy: nil, step: nil)
+    #expect(nested.description.hasSuffix(", by other outside work"))
+  }
+}
