@@ -14,7 +14,9 @@
 //    (Runtime/Drain/DrainTable.swift): the caller's thread, the main actor, or Lockstep's own
 //    (Runtime/Drain/DrainThread.swift). A main-actor job runs only with the lease of the real main
 //    actor (Runtime/Drain/MainActorAccess.swift). A main-queue block a job queues becomes a job of
-//    the run (Runtime/Executors/MainQueueHandOff.swift).
+//    the run (Runtime/Executors/MainQueueHandOff.swift); a block for another queue, a thread or a
+//    Dispatch source's handler is the run's outside work (Runtime/Executors/OutsideWorkTracking.swift,
+//    Run/OutsideWork.swift), which keeps virtual time still and holds deadlock reports back.
 //
 // Runtime/Lifecycle/RunLifecycle.swift starts every run under the run lock
 // (Runtime/Lifecycle/RunSerializer.swift); Exploration/Explorer/Explorer.swift runs one per
