@@ -19,6 +19,7 @@
 #if defined(__linux__)
   #define _GNU_SOURCE
   #include <dlfcn.h>
+  #include <pthread.h>
   #include <signal.h>
   #include <stdlib.h>
   #include <time.h>
@@ -359,6 +360,9 @@ typedef struct {
   void *handler;
   void *token;
   bool registration;
+  /// For a registration handler: the work of the source's registration once the source was
+  /// resumed, which holds virtual time still until the handler has run.
+  void *resumed;
 } source_handler_block;
 
 static const struct {
@@ -385,6 +389,75 @@ static void run_source_handler(void *block) {
   ((lockstep_block_layout *)wrapper->handler)->invoke(wrapper->handler);
   outside_token = previous;
   lockstep_outside_work_end(running);
+  if (wrapper->registration) {
+    lockstep_outside_work_end(__atomic_exchange_n(&wrapper->resumed, NULL, __ATOMIC_ACQ_REL));
+  }
+}
+
+/// The sources whose registration handler was set from a run and that were not resumed yet.
+enum { pending_registration_limit = 64 };
+static struct {
+  void *source;
+  source_handler_block *wrapper;
+} pending_registrations[pending_registration_limit];
+static int pending_registration_count;
+static pthread_mutex_t pending_registrations_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void note_pending_registration(void *source, source_handler_block *wrapper) {
+  pthread_mutex_lock(&pending_registrations_lock);
+  if (pending_registration_count < pending_registration_limit) {
+    pending_registrations[pending_registration_count].source = source;
+    pending_registrations[pending_registration_count].wrapper = wrapper;
+    __atomic_store_n(&pending_registration_count, pending_registration_count + 1, __ATOMIC_RELEASE);
+  }
+  pthread_mutex_unlock(&pending_registrations_lock);
+}
+
+/// The wrapped registration handler of `source`, taken from the pending ones; `NULL` if none.
+static source_handler_block *take_pending_registration(void *source) {
+  if (__builtin_expect(__atomic_load_n(&pending_registration_count, __ATOMIC_ACQUIRE) == 0, 1)) {
+    return NULL;
+  }
+  source_handler_block *wrapper = NULL;
+  pthread_mutex_lock(&pending_registrations_lock);
+  for (int index = 0; index < pending_registration_count; index++) {
+    if (pending_registrations[index].source != source) continue;
+    wrapper = pending_registrations[index].wrapper;
+    pending_registrations[index] = pending_registrations[pending_registration_count - 1];
+    __atomic_store_n(&pending_registration_count, pending_registration_count - 1, __ATOMIC_RELEASE);
+    break;
+  }
+  pthread_mutex_unlock(&pending_registrations_lock);
+  return wrapper;
+}
+
+/// A source whose registration handler the run waits for is resumed: its registration is on its
+/// way, and holds virtual time still until the handler has run.
+static void registration_resumed(void *object) {
+  source_handler_block *wrapper = take_pending_registration(object);
+  if (wrapper == NULL) return;
+  void *previous = lockstep_outside_work_enter(wrapper->token);
+  void *resumed = lockstep_outside_work_begin(NULL, lockstep_outside_async);
+  lockstep_outside_work_enter(previous);
+  __atomic_store_n(&wrapper->resumed, resumed, __ATOMIC_RELEASE);
+}
+
+typedef void (*dispatch_object_call)(void *object);
+static dispatch_object_call next_dispatch_resume;
+static dispatch_object_call next_dispatch_activate;
+
+void dispatch_resume(void *object) {
+  registration_resumed(object);
+  dispatch_object_call next =
+    (dispatch_object_call)lockstep_next_definition((void **)&next_dispatch_resume, "dispatch_resume");
+  next(object);
+}
+
+void dispatch_activate(void *object) {
+  registration_resumed(object);
+  dispatch_object_call next = (dispatch_object_call)lockstep_next_definition(
+    (void **)&next_dispatch_activate, "dispatch_activate");
+  next(object);
 }
 
 /// `handler` wrapped as outside work of the calling thread's run; `NULL` when it is not.
@@ -414,12 +487,14 @@ static void *source_handler(void *handler, bool registration) {
     .handler = copy,
     .token = token,
     .registration = registration,
+    .resumed = NULL,
   };
   return wrapper;
 }
 
 void dispatch_source_set_registration_handler(void *source, void *handler) {
   void *wrapped = source_handler(handler, true);
+  if (wrapped != NULL) note_pending_registration(source, wrapped);
   source_handler_function next = (source_handler_function)lockstep_next_definition(
     (void **)&next_set_registration_handler, "dispatch_source_set_registration_handler");
   next(source, wrapped != NULL ? wrapped : handler);
