@@ -1,10 +1,11 @@
 import LockstepExamples
+import LockstepTestSupport
 import LockstepTesting
 import Testing
 import XCTest
 
 /// Scenario 6: work that must stop when cancelled.
-@MainActor @Suite(.timeLimit(.minutes(1)))
+@MainActor @Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct ActivityTrackerTests {
   @Test(arguments: Variant.allCases)
   func stopEndsTheTrackerEarly(variant: Variant) async throws {

@@ -1,4 +1,5 @@
 import LockstepExamples
+import LockstepTestSupport
 import LockstepTesting
 import Testing
 import XCTest
@@ -133,7 +134,7 @@ private enum BookScenario {
 }
 
 @MainActor
-@Suite(.verifyingControlledCalls, .timeLimit(.minutes(1)))
+@Suite(.verifyingControlledCalls, .timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct BookScreenTests {
   @Test func anOlderResultArrivingLateIsRejected() async throws {
     #expect(try await BookScenario.reversedCompletion(.correct) == Screen(book: book(2)))

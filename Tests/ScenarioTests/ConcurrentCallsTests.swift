@@ -41,7 +41,7 @@ private final class Tally {
 /// `checkLinearizability` on the classic bugs of actors under concurrent calls: found within the
 /// default budget for every seed tried, shrunk to at most 2 tasks × 2 calls; the correct actors
 /// pass.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct ConcurrentCallsTests {
   /// The schedules of each scenario of a check that must pass: 20 × 25 runs a check here, which
   /// `scripts/linearizability-soak.sh` scales to 10,000 (`LOCKSTEP_EXPLORE_SCALE=20`).

@@ -1,5 +1,6 @@
 import Foundation
 import LockstepExamples
+import LockstepTestSupport
 import LockstepTesting
 import Testing
 import XCTest
@@ -139,7 +140,7 @@ func answerTwoRequests(inOrder order: [Int], variant: Variant = .correct) async 
   return search.results
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 @MainActor
 struct DebouncedSearchTests {
   @Test func fiveKeystrokesSendOneRequestForTheLastQueryAt80ms() async throws {
@@ -165,7 +166,7 @@ struct DebouncedSearchTests {
 
 /// Runs the debounce scenario many times: `LOCKSTEP_DEBOUNCE_REPETITIONS` (default 100).
 /// `scripts/repeat-debounce.sh` runs it 10,000 times with both cores busy.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 @MainActor
 struct DebounceRepetitionTests {
   @Test func theDebounceScenarioNeverFlakes() async throws {

@@ -1,10 +1,11 @@
 import LockstepExamples
+import LockstepTestSupport
 import LockstepTesting
 import Testing
 import XCTest
 
 /// Scenario 4: create if needed, without duplicates.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct DraftStoreTests {
   @Test(arguments: Variant.allCases)
   func twoCallersPastTheCheckCreateOneDraft(variant: Variant) async throws {

@@ -5,7 +5,7 @@ import Testing
 import XCTest
 
 /// Scenario 5: events that must happen a given number of times.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct EventCountTests {
   @Test(arguments: Variant.allCases)
   func theCompletionIsCalledExactlyOnceEvenWhenCached(variant: Variant) async throws {
@@ -47,7 +47,7 @@ struct EventCountTests {
 
 /// Scenario 5 under the deterministic scheduler: FIFO order, so the feed's task has not begun
 /// when the screen starts the feed the second time.
-@Suite(.deterministic(), .timeLimit(.minutes(1)))
+@Suite(.deterministic(), .timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct FeedStartedTwiceTests {
   @Test(arguments: [nil, PriceFeed.Flaw.marksItselfStartedLate])
   func aFeedStartedTwiceEmitsItsPricesOnce(flaw: PriceFeed.Flaw?) async throws {

@@ -1,4 +1,5 @@
 import LockstepExamples
+import LockstepTestSupport
 import LockstepTesting
 import Testing
 
@@ -275,7 +276,7 @@ func expectEverySchedulePasses(
   return result
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct ExplorationScenarioTests {
   // MARK: Scenario 1, a screen that loads on its own
 
@@ -353,7 +354,7 @@ struct ExplorationScenarioTests {
   guard screen == .newest else { throw ExplorationViolation("the screen ended with \(screen)") }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct ExplorationReplayTests {
   @Test func aTokenReplaysTheSameFailure1000Times() async throws {
     let (found, _) = await collectingIssues {

@@ -1,4 +1,5 @@
 import LockstepExamples
+import LockstepTestSupport
 import LockstepTesting
 import Testing
 import XCTest
@@ -11,7 +12,7 @@ private let table: @Sendable (String) -> [UInt8]? = { url in
 }
 
 /// The legacy image loader must deliver every result on the main queue, exactly once.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct LegacyImageLoaderTests {
   @MainActor @Test(arguments: Variant.allCases)
   func theResultIsDeliveredOnlyOnTheMainQueue(variant: Variant) {

@@ -52,7 +52,7 @@ private struct Disconnected: Error {}
 
 /// Scenario 9: a merge whose input fails ends with that failure — which a test that never looks
 /// at it is told about at the end of the test, at the line that created the recorder.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct MergeFailureTests {
   @Test func aMergeFailureTheTestNeverCheckedIsReportedAtTeardown() async throws {
     let line: UInt = #line + 7
@@ -95,7 +95,7 @@ struct MergeFailureTests {
 }
 
 /// Scenario 9: time-based operators as diagrams.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct MarbleOperatorTests {
   @Test(arguments: Variant.allCases)
   func debounce(variant: Variant) async {

@@ -1,10 +1,11 @@
 import LockstepExamples
+import LockstepTestSupport
 import LockstepTesting
 import Testing
 import XCTest
 
 /// Scenario 1: a screen that loads on its own.
-@MainActor @Suite(.timeLimit(.minutes(1)))
+@MainActor @Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct ProfileScreenTests {
   @Test(arguments: Variant.allCases)
   func loadPublishesTheNameAndRunsTheNestedTask(variant: Variant) async throws {

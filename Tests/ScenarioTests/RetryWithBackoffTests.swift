@@ -1,4 +1,5 @@
 import LockstepExamples
+import LockstepTestSupport
 import LockstepTesting
 import Testing
 import XCTest
@@ -24,7 +25,7 @@ private final class FlakyOperation: Sendable {
   }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct RetryWithBackoffTests {
   @Test func retriesAtEachBackoffDeadlineAndNotBefore() async throws {
     let clock = TestClock()

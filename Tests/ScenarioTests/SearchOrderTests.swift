@@ -1,4 +1,5 @@
 import LockstepExamples
+import LockstepTestSupport
 import LockstepTesting
 import Testing
 import XCTest
@@ -48,7 +49,7 @@ private enum SearchScenario {
 }
 
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct SearchOrderTests {
   @Test(arguments: Interleavings.all(of: ["sw", "swift"]))
   func theNewestQueryWinsInEveryOrder(order: Interleaving<String>) async throws {

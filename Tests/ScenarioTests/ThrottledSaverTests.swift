@@ -1,11 +1,12 @@
 import LockstepExamples
+import LockstepTestSupport
 import LockstepTesting
 import Testing
 import XCTest
 
 /// The throttled saver: at most one save per interval, always of the latest draft, and a save
 /// that was done early is not done again.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct ThrottledSaverTests {
   @Test(arguments: Variant.allCases)
   func savesTheLatestDraftOnceAnIntervalAfterTheFirstEdit(variant: Variant) async {

@@ -76,7 +76,7 @@
   }
 
   /// Scenario 8: values over time.
-  @Suite(.timeLimit(.minutes(1)))
+  @Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
   struct ValuesOverTimeTests {
     @MainActor @Test(arguments: Variant.allCases)
     func theSpinnerGoesOffAfterEveryLoad(variant: Variant) async throws {

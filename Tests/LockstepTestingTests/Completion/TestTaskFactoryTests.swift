@@ -1,3 +1,4 @@
+import LockstepTestSupport
 import Testing
 import XCTest
 
@@ -8,7 +9,7 @@ final class Box {
   var values: [String] = []
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct TestTaskFactoryTests {
   @MainActor @Test func waitsForNestedTasksOnTheMainActor() async throws {
     let tasks = TestTaskFactory()

@@ -1,9 +1,10 @@
+import LockstepTestSupport
 import Testing
 
 @testable import LockstepTesting
 
 /// `LOCKSTEP_TIMEOUT_SCALE`: reading the variable, lengthening a bound, and saying so in the error.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct FailureBoundScaleTests {
   @Test func theVariableIsAPositiveFactor() {
     #expect(FailureBoundScale.read(nil).scale == 1)

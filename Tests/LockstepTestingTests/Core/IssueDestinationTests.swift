@@ -1,11 +1,12 @@
 import Lockstep
+import LockstepTestSupport
 import Testing
 
 @testable import LockstepTesting
 
 /// Where a Lockstep issue goes: a collector, the running framework, or — with no test framework
 /// running, as in a plain executable — standard error, never nowhere.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct IssueDestinationTests {
   @Test func withNoFrameworkRunningAnIssueGoesToStandardError() {
     #expect(

@@ -1,9 +1,10 @@
+import LockstepTestSupport
 import Testing
 import XCTest
 
 @testable import LockstepTesting
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct IssueReportingTests {
   @Test func anIssueSaysWhatWentWrongAndWhere() async throws {
     let counter = EventCounter("completion")

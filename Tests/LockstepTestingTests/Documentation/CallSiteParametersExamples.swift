@@ -1,3 +1,4 @@
+import LockstepTestSupport
 import LockstepTesting
 import Testing
 
@@ -44,7 +45,7 @@ private struct FakeLoader: BookLoader {
   }
 }
 
-@MainActor @Suite(.timeLimit(.minutes(1)))
+@MainActor @Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct CallSiteParametersExamples {
   @Test func theHelperAnswersTheRequest() async throws {
     let loader = FakeLoader()

@@ -46,7 +46,7 @@ private func operations(checksAgain: Bool) -> [LinearizabilityOperation<Account,
   ]
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct CheckingActorsExamples {
   @Test func anAccountThatAwaitsBetweenCheckAndDebitIsCaught() async {
     let (result, issues) = await collectingIssues {

@@ -5,6 +5,7 @@
 // The app code of each article (a model and its protocol) is repeated here in a minimal form.
 
 import Foundation
+import LockstepTestSupport
 import LockstepTesting
 import Testing
 
@@ -55,7 +56,7 @@ private struct SlowService: ProfileService {
   }
 }
 
-@MainActor @Suite(.timeLimit(.minutes(1)))
+@MainActor @Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct WhenWorkFinishesExamples {
   @Test func loadShowsTheName() async throws {
     let tasks = TestTaskFactory()
@@ -207,7 +208,7 @@ private final class AvatarLoader: Sendable {
   }
 }
 
-@MainActor @Suite(.timeLimit(.minutes(1)))
+@MainActor @Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct WhereWorkPausesExamples {
   @Test func twoCallersCreateOneDraft() async throws {
     let store = DraftStore(validator: BarrierValidator())
@@ -370,7 +371,7 @@ private struct GatedBackend: SearchBackend {
   }
 }
 
-@MainActor @Suite(.verifyingControlledCalls, .timeLimit(.minutes(1)))
+@MainActor @Suite(.verifyingControlledCalls, .timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct ControlledDependenciesExamples {
   @Test func anOlderReloadCannotOverwriteANewerOne() async throws {
     let loader = FakeLoader()
@@ -509,7 +510,7 @@ private final class ThrottledSaver: @unchecked Sendable {
   }
 }
 
-@MainActor @Suite(.timeLimit(.minutes(1)))
+@MainActor @Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct WhatTimeItIsExamples {
   @Test func fiveKeystrokesSendOneRequestAt80ms() async throws {
     let clock = TestClock()
@@ -603,7 +604,7 @@ private final class Summary {
   var lines: [String] = []
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct WhichWorkRunsNextExamples {
   @Test func theSameSeedReplaysTheSameOrder() async throws {
     let first = try await runDeterministically(seed: 42) { await fiveWorkers() }
@@ -711,7 +712,7 @@ private final class TokenCache: @unchecked Sendable {
 
 // MARK: - Migrating from sleeps, yields and expectations (MigratingFromSleepsAndExpectations.md)
 
-@MainActor @Suite(.timeLimit(.minutes(1)))
+@MainActor @Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct MigrationExamples {
   @Test func afterASleepBecomesAWaitForTheWork() async throws {
     // Before (the naive guess): model.load(); try await Task.sleep(for: .milliseconds(100)); #expect(…)

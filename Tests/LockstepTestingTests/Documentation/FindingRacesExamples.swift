@@ -73,7 +73,7 @@ private final class Publisher {
   }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct FindingRacesExamples {
   // The article's examples state the invariant with `#expect`. In a schedule that fails, explore
   // holds that issue back as a known issue (Swift Testing's only way to keep it from failing the
@@ -146,13 +146,13 @@ struct FindingRacesExamples {
   }
 
   // The article's example of the trait; ExplorationTraitTests checks that it explores and fails.
-  @Test(.exploring(.pct(schedules: 200, depth: 2)), .timeLimit(.minutes(1)))
+  @Test(.exploring(.pct(schedules: 200, depth: 2)), .timeLimit(.minutes(SuiteTimeLimit.minutes)))
   func theNewestReloadAlwaysWinsUnderTheTrait() async {
     await twoReloads(checksGeneration: true)
   }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct FindingRacesAtScaleExamples {
   @Test func aFixedRaceStaysPinned() async throws {
     let (found, _) = await collectingIssues {

@@ -189,7 +189,7 @@
     }
   }
 
-  @Suite(.timeLimit(.minutes(1)))
+  @Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
   struct ValuesOverTimeExamples {
     // MARK: Recording an async sequence
 

@@ -60,7 +60,7 @@ private let racyOperations: [LinearizabilityOperation<RacyCounter, Never>] = [
   .call("increment") { await $0.increment() }
 ]
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct CheckLinearizabilityTests {
   @Test func aReportShowsTheCallsTheirResultsAndWhyNoOrderGivesThem() async {
     let (result, issues) = await collectingIssues {
@@ -271,7 +271,7 @@ struct CheckLinearizabilityTests {
   }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct ConcurrentScenariosTests {
   @Test func scenariosDependOnlyOnTheSeedAndStayWithinTheirSizes() {
     let scenarios = ConcurrentScenarios.random(

@@ -1,8 +1,9 @@
+import LockstepTestSupport
 import Testing
 
 @testable import LockstepTesting
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct HistoryTests {
   @Test func recordsCallsWithTheirIdsTasksAndPositions() {
     var calls = History<RegisterOperation, Int?>()
@@ -31,7 +32,7 @@ struct HistoryTests {
   }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct CallOutcomeTests {
   private struct Coded: Error, Equatable {
     let code: Int
@@ -76,7 +77,7 @@ struct CallOutcomeTests {
   }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct CallSetTests {
   @Test func insertsAndRemovesIndexesOnEitherSideOf64() {
     var set = CallSet(capacity: 200)

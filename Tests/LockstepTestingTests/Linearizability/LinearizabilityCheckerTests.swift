@@ -1,3 +1,4 @@
+import LockstepTestSupport
 import Testing
 
 @testable import LockstepTesting
@@ -6,7 +7,7 @@ private typealias Counter = Entry<CounterOperation, Int?>
 private typealias Register = Entry<RegisterOperation, Int?>
 private typealias Queue = Entry<QueueOperation, QueueResult>
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct LinearizabilityCheckerTests {
   @Test func acceptsASequentialHistoryWithItsOwnOrderAsWitness() {
     let calls = history([
@@ -179,7 +180,7 @@ struct LinearizabilityCheckerTests {
   }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct QuiescentConsistencyTests {
   @Test func allowsAStaleReadWhileAnotherCallIsInFlight() {
     // Task 2's long read keeps the object busy throughout: no quiescent moment orders the write

@@ -1,9 +1,10 @@
+import LockstepTestSupport
 import Testing
 
 @testable import LockstepTesting
 
 /// Random histories with a known answer, or checked against a brute-force oracle. Seeds are fixed.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct LinearizabilityPropertyTests {
   /// A random execution of `tasks` tasks of `calls` calls each: a sequential run of the model in a
   /// random interleaving, each call's interval stretched around its point in that run as far as

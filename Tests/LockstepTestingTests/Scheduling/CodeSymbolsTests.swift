@@ -1,13 +1,14 @@
 import Foundation
+import LockstepTestSupport
 import Testing
 
 @testable import LockstepTesting
 
 /// Reports name functions, files and lines by reading the binary's line tables in one pass
 /// (`lockstep_source_lines`), not by the `Runtime` module's lookup per address: both must agree.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct CodeSymbolsTests {
-  @Test(.timeLimit(.minutes(1)), .enabled(if: CodeSymbols.isAvailable))
+  @Test(.timeLimit(.minutes(SuiteTimeLimit.minutes)), .enabled(if: CodeSymbols.isAvailable))
   func theLineTablesGiveTheLinesTheRuntimeLookupGives() throws {
     let addresses = CallStack.deep(8)
     try #require(addresses.count >= 8)

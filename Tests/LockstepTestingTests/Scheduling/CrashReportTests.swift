@@ -1,3 +1,4 @@
+import LockstepTestSupport
 import LockstepTesting
 import Testing
 
@@ -50,7 +51,7 @@ private func waitForGood() async {
 
 // Serialized: an exit test holds a thread of the cooperative pool while its child process runs,
 // and two at once on a two-core machine would hold all of them.
-@Suite(.timeLimit(.minutes(1)), .serialized)
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)), .serialized)
 struct CrashReportTests {
   #if canImport(Darwin) || canImport(Glibc) || canImport(Musl)
     @Test func aTrapLeavesTheExplorationTheScheduleAndATokenOnStandardError() async throws {

@@ -1,3 +1,4 @@
+import LockstepTestSupport
 import Testing
 
 @testable import LockstepTesting
@@ -10,7 +11,7 @@ import Testing
 
 /// After writing its report, the crash handler gives a signal back: a fault faults again when the
 /// handler returns, a sent signal must be sent again. Linux and Darwin number the two differently.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct CrashSignalOriginTests {
   #if canImport(Darwin) || canImport(Glibc)
     @Test func sentSignalsAreToldFromFaultsByThePlatformsCodes() {

@@ -1,9 +1,10 @@
 import Lockstep
+import LockstepTestSupport
 import LockstepTesting
 import Testing
 
 /// What a ``DeterministicDeadlock`` says about the run that got stuck.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct DeadlockReportTests {
   @Test func theReportSaysWhenTheRunGotStuckAndWhatRanBefore() async {
     let gate = Gate("never opened")

@@ -1,4 +1,5 @@
 import Foundation
+import LockstepTestSupport
 import Testing
 
 @testable import LockstepTesting
@@ -22,7 +23,7 @@ private func waitForGood() async {
 }
 
 /// What happens after a deadlock is reported, while the run unwinds its cancelled body.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct DeadlockUnwindingTests {
   @Test func virtualTimeStandsStillWhileTheBodyUnwinds() async throws {
     let timerFired = Locked(false)

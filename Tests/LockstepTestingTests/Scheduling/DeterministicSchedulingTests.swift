@@ -1,4 +1,5 @@
 import Foundation
+import LockstepTestSupport
 import Testing
 import XCTest
 
@@ -33,7 +34,7 @@ private func interleavingWorkload() async -> [Int] {
   return log.value
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct DeterministicSchedulingTests {
   @Test func everyKindOfJobRunsOnTheSchedulerThread() async throws {
     let checks = try await withDeterministicScheduling { () async throws -> [String: Bool] in
@@ -275,7 +276,7 @@ struct DeterministicSchedulingTests {
   }
 }
 
-@Suite(.deterministic(), .timeLimit(.minutes(1)))
+@Suite(.deterministic(), .timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct DeterministicSuiteTests {
   @Test func everyTestOfTheSuiteRunsOnTheScheduler() async {
     #expect(onSchedulerThread())
@@ -320,7 +321,7 @@ final class DeterministicSchedulingXCTests: XCTestCase {
   }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct DeterministicTraitDeadlockTests {
   @Test func aTestThatDeadlocksUnderTheTraitFailsWithTheReport() async throws {
     let trait: DeterministicSchedulingTrait = .deterministic()
@@ -343,7 +344,7 @@ struct DeterministicTraitDeadlockTests {
   }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct DeterministicTraitQuarantineTests {
   @Test func aTestThatDeadlocksBeyondCancellationFailsWithoutStoppingTheProcess() async throws {
     let trait: DeterministicSchedulingTrait = .deterministic()

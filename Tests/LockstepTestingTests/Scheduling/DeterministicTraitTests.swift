@@ -1,4 +1,5 @@
 import Dispatch
+import LockstepTestSupport
 import LockstepTesting
 import Testing
 
@@ -28,7 +29,7 @@ private func runAsATest(
 }
 
 /// The `seed` and `gracePeriod` of the `.deterministic` trait.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct DeterministicTraitTests {
   @Test(arguments: [nil, 7, 42] as [UInt64?])
   func theTraitsSeedGivesTheOrderOfARunWithThatSeed(seed: UInt64?) async throws {

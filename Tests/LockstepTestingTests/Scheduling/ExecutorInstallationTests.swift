@@ -1,4 +1,5 @@
 import LockstepInterposition
+import LockstepTestSupport
 import Testing
 
 @testable import LockstepTesting
@@ -6,7 +7,7 @@ import Testing
 /// Swift's executor factory stores the executors with plain stores, which the standard library
 /// asks for before the first job: in a Linux test process Lockstep installs them before `main`,
 /// when no other thread can enqueue one.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct ExecutorInstallationTests {
   #if os(Linux)
     @Test func aLinuxTestProcessHasLockstepsExecutorsFromBeforeMain() async throws {

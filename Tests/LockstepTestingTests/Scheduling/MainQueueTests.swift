@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import LockstepTestSupport
 import Testing
 import XCTest
 
@@ -7,7 +8,7 @@ import XCTest
 
 /// Blocks a run's jobs put on the main queue run, on the main queue, without a deadlock report
 /// that is not one; on Linux they are the run's own main-actor tasks, in its order and its time.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct MainQueueTests {
   @MainActor @Test func aMainActorCallersRunWaitsForAMainQueueBlockWithoutADeadlock() async throws {
     let ranOnMainQueue = try await runDeterministically {

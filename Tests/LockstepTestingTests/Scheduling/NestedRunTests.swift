@@ -3,7 +3,7 @@ import LockstepTesting
 import Testing
 
 /// A deterministic run, or an exploration, started inside a deterministic run.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct NestedRunTests {
   @Test func aRunInsideARunThrowsAndSaysWhy() async throws {
     let inner = EventCounter("inner body runs")

@@ -1,4 +1,5 @@
 import Foundation
+import LockstepTestSupport
 import Testing
 import XCTest
 
@@ -54,7 +55,7 @@ private func waitForever() async {
   await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct NonEscapingBodyTests {
   @Test func aBodyAssignsToTheTestsLocals() async throws {
     var sum = 0
@@ -134,7 +135,7 @@ struct NonEscapingBodyTests {
 /// A body that deadlocks beyond cancellation leaves its task quarantined, still holding the
 /// caller's non-escaping closure: each entry point must throw the report and the process must go
 /// on (instead of stopping with "closure argument was escaped").
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct QuarantinedBodyTests {
   @Test func withDeterministicSchedulingThrowsTheReportAndTheProcessGoesOn() async throws {
     var reached = false
@@ -276,7 +277,7 @@ private func quarantineTwiceWhileAnotherHolderTakesTheBody() async -> String? {
 
 // Serialized, as `CrashReportTests`: an exit test holds a thread of the cooperative pool while its
 // child process runs.
-@Suite(.timeLimit(.minutes(1)), .serialized)
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)), .serialized)
 struct LentBodyReferenceTests {
   #if canImport(Darwin) || canImport(Glibc) || canImport(Musl)
     /// A reference given up too many would free the body while it is still held: the process would

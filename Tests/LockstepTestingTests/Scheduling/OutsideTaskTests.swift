@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Lockstep
+import LockstepTestSupport
 import Testing
 
 @testable import LockstepTesting
@@ -44,7 +45,7 @@ private struct Seen: Sendable {
 }
 
 /// A task from outside a run whose work an actor job of the run runs stays outside the run.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct OutsideTaskTests {
   // The run learns of a task created on another thread from the creation hook (Linux); without
   // it, such a task is adopted once it runs on the actor the run holds, as on Apple platforms.

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import LockstepTestSupport
 import Synchronization
 import Testing
 
@@ -13,9 +14,9 @@ private func slowOutsideWork() { usleep(20_000) }
 /// Blocks a run's jobs queue on Dispatch queues other than the main queue are outside work of the
 /// run: without `gracePeriod`, the run waits for them instead of reporting a deadlock, and keeps
 /// virtual time still until they return (Linux, where the Dispatch stand-ins are in effect).
-@Suite(.timeLimit(.minutes(1)), .enabled(if: MainQueueHandOff.isInEffect))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)), .enabled(if: MainQueueHandOff.isInEffect))
 struct OutsideWorkTests {
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
   func aCallbackOnAGlobalQueueIsAwaitedNotReportedAsADeadlock() async throws {
     let value = try await withDeterministicScheduling {
       await withCheckedContinuation { continuation in
@@ -28,7 +29,7 @@ struct OutsideWorkTests {
     #expect(value == 42)
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
   func virtualTimeStandsStillWhileABlockOnAQueueRuns() async throws {
     let finished = try await withDeterministicScheduling {
       let done = Atomic(false)
@@ -42,7 +43,7 @@ struct OutsideWorkTests {
     #expect(finished, "the sleep ended while the block was still running")
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
   func blocksThatOutsideWorkQueuesAreOutsideWorkToo() async throws {
     let value = try await withDeterministicScheduling {
       await withCheckedContinuation { continuation in
@@ -57,7 +58,7 @@ struct OutsideWorkTests {
     #expect(value == "inner")
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
   func aGroupNotifyBlockIsAwaited() async throws {
     let total = try await withDeterministicScheduling {
       let sum = Mutex(0)
@@ -76,7 +77,7 @@ struct OutsideWorkTests {
     #expect(total == 3)
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
   func asyncAfterOnASerialQueueFiresInVirtualTime() async throws {
     let fired = try await withDeterministicScheduling {
       let fired = Mutex<[String]>([])
@@ -90,7 +91,7 @@ struct OutsideWorkTests {
     #expect(fired == ["at 5 s"], "nothing by 4 s, the block by 6 s of virtual time")
   }
 
-  @Test(.timeLimit(.minutes(1)), arguments: [true, false])
+  @Test(.timeLimit(.minutes(SuiteTimeLimit.minutes)), arguments: [true, false])
   func aDebounceThatCancelsItsWorkItemFiresOnce(cancels: Bool) async throws {
     let fired = try await withDeterministicScheduling {
       let fired = Mutex(0)
@@ -110,7 +111,7 @@ struct OutsideWorkTests {
     #expect(fired == (cancels ? 1 : 3))
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
   func outsideWorkThatNeverReturnsFailsTheRunAtItsTimeoutNamingIt() async throws {
     let release = DispatchSemaphore(value: 0)
     defer { release.signal() }
@@ -128,7 +129,7 @@ struct OutsideWorkTests {
       }, "\(pending)")
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
   func explorationOfBlocksJoinedByAGroupFindsNoDeadlock() async {
     let result = await explore(.random(schedules: 5, seed: 1)) {
       let queue = DispatchQueue(label: "pair", attributes: .concurrent)
@@ -153,7 +154,7 @@ struct OutsideWorkTests {
   /// As swift-service-lifecycle's `UnixSignalsSequence` does: await a signal source's
   /// registration, then a signal the test sends its own process, beside a sleep that must not win.
   /// (SIGURG: its default action is to be ignored, so a stray one harms no process.)
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
   func aSignalSourceIsAwaitedFromRegistrationToDelivery() async throws {
     let first = try await withDeterministicScheduling {
       let queue = DispatchQueue(label: "signals")

@@ -1,3 +1,4 @@
+import LockstepTestSupport
 import Testing
 
 @testable import LockstepTesting
@@ -10,7 +11,7 @@ private actor Pinger {
 
 /// A run that cannot finish quarantines its tasks, but frees the actors whose jobs were ready: a
 /// later call to such an actor does not wait forever.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct QuarantinedActorTests {
   @Test func aQuarantineFreesTheActorsWhoseJobsWereReady() async throws {
     let pinger = Pinger()  // this test's own: no other test calls it

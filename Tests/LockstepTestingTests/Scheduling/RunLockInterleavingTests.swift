@@ -25,7 +25,7 @@ private struct Tally: Sendable {
 /// waiter must get the lock or, cancelled, stop waiting; the round must end. A lost wakeup leaves
 /// a participant suspended or blocked for good: the bounded wait below fails then, and the
 /// process goes on. `scripts/stress.sh 200 RunLockInterleaving` repeats it (TSAN=1 too).
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct RunLockInterleavingTests {
   static let runs = 12
   static let explorations = 3

@@ -1,10 +1,11 @@
+import LockstepTestSupport
 import Testing
 
 @testable import LockstepTesting
 
 /// Runs never overlap in a process: a run that waits long for another test's run says so, and a
 /// test cancelled while its run waits fails saying what it waited for.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct RunLockWaitTests {
   @Test func aTestCancelledWhileItsRunWaitsForTheRunLockSaysSo() async throws {
     let holder = CallSite(

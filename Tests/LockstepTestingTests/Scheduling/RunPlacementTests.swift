@@ -1,4 +1,5 @@
 import Foundation
+import LockstepTestSupport
 import Testing
 import XCTest
 
@@ -14,7 +15,7 @@ import XCTest
 
 /// Where a run's jobs are drained: on the caller's thread, or — for a caller that holds an actor
 /// the run may need — on the drain thread while the caller suspends.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct RunPlacementTests {
   @PlacementTestActor @Test func aCallerIsolatedToAnActorThatTheBodyUsesDoesNotDeadlock() async throws {
     let counter = PlacementCounter()
@@ -85,7 +86,7 @@ private func threadOfThisCall() -> pthread_t { pthread_self() }
 /// started the run. From synchronous code: async code cannot ask which thread it is on.
 private func onTheDrainThread() -> Bool { DrainThread.isCurrentThread }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct RunHandOffTests {
   @Test func aLongRunMovesToTheDrainThreadAndGoesOnWhereItWas() async throws {
     let threads = Locked<[Bool]>([])

@@ -1,3 +1,4 @@
+import LockstepTestSupport
 import LockstepTesting
 import Testing
 
@@ -36,7 +37,7 @@ private func parkUntilCancelled() async {
 
 /// The real-time bounds of a deterministic run: `timeout`, and the `gracePeriod` it waits for jobs
 /// from other threads. Each test uses a small bound, because the bound is what it tests.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct RunTimeoutTests {
   @Test func aBodyThatNeverStopsFailsWithTheTimeout() async {
     let error = await #expect(throws: WaitTimeoutError.self) {

@@ -1,4 +1,5 @@
 import Lockstep
+import LockstepTestSupport
 import Testing
 
 @testable import LockstepTesting
@@ -9,7 +10,7 @@ private actor Store {
 }
 
 /// What a ``SchedulerTrace`` records: its steps, the tasks they belong to, and task names.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct SchedulerTraceTests {
   @Test func namedTasksAreNamedByTheirNumber() async throws {
     let outcome = try await runDeterministically {

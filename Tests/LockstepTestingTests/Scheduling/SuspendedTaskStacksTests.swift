@@ -1,3 +1,4 @@
+import LockstepTestSupport
 import Synchronization
 import Testing
 
@@ -5,9 +6,9 @@ import Testing
 
 /// A deadlock report says where each unfinished task waits: the `await` it is suspended at and
 /// the awaits of its async callers.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct SuspendedTaskStacksTests {
-  @Test(.timeLimit(.minutes(1)), .enabled(if: SuspendedTaskStacks.unavailability == nil))
+  @Test(.timeLimit(.minutes(SuiteTimeLimit.minutes)), .enabled(if: SuspendedTaskStacks.unavailability == nil))
   func theReportNamesTheAwaitOfEachStuckTask() async throws {
     let deadlock = await #expect(throws: DeterministicDeadlock.self) {
       try await withDeterministicScheduling {
@@ -55,7 +56,7 @@ struct SuspendedTaskStacksTests {
   }
 
   /// Where stacks cannot be read (other platforms, `LOCKSTEP_NO_TASK_LAYOUT=1`), one line says so.
-  @Test(.timeLimit(.minutes(1)), .enabled(if: SuspendedTaskStacks.unavailability != nil))
+  @Test(.timeLimit(.minutes(SuiteTimeLimit.minutes)), .enabled(if: SuspendedTaskStacks.unavailability != nil))
   func withoutTheLayoutTheReportSaysWhyItShowsNoStacks() async throws {
     let deadlock = await #expect(throws: DeterministicDeadlock.self) {
       try await withDeterministicScheduling {
@@ -69,7 +70,7 @@ struct SuspendedTaskStacksTests {
     #expect(!description.contains("waits at"), "\(description)")
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
   func aTaskWaitingAtALockstepPrimitiveStillSaysWhatItWaitsFor() async throws {
     let gate = Gate("never opened")
     let deadlock = await #expect(throws: DeterministicDeadlock.self) {

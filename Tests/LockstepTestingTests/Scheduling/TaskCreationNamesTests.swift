@@ -1,3 +1,4 @@
+import LockstepTestSupport
 import Synchronization
 import Testing
 
@@ -39,7 +40,7 @@ private func deadlock(of body: @escaping @Sendable () async -> Void) async throw
 
 /// Tasks made with `Task(name:)`, `Task.detached(name:)` and `Task {}` are named, or placed, in
 /// reports and timelines from their creation (Linux: Lockstep sees `swift_task_create`).
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct TaskCreationNamesTests {
   @Test func theHookIsInEffectWhereThePlatformAllowsIt() {
     #if os(Linux)

@@ -1,7 +1,11 @@
 import Lockstep
+import LockstepTestSupport
 import LockstepTesting
 import Testing
 import XCTest
+
+/// The line where `strandedConsumer` creates its task.
+private let consumerCreationLine = #line + 5
 
 /// A consumer that waits for a stream nobody finishes, created by `factory`.
 private func strandedConsumer(_ factory: any TaskFactory) async {
@@ -17,7 +21,7 @@ private actor Ledger {
   func write(_ text: String) { Timeline.note(text) }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct TaskNamesTests {
   @Test(arguments: [false, true])
   func aDeadlockReportNamesAFactoryTaskAndWhereItWasCreated(test: Bool) async throws {
@@ -27,7 +31,8 @@ struct TaskNamesTests {
     }
     let consumer = error?.tasks.first { $0.contains("\"feed consumer\"") }
     #expect(
-      consumer?.contains("(created at LockstepTestingTests/TaskNamesTests.swift:9:") == true,
+      consumer?.contains(
+        "(created at LockstepTestingTests/TaskNamesTests.swift:\(consumerCreationLine):") == true,
       "\(String(describing: error?.tasks))")
     #expect(error?.trace.taskNames.values.contains("feed consumer") == true)
   }

@@ -1,3 +1,4 @@
+import LockstepTestSupport
 import LockstepTesting
 import Testing
 
@@ -8,7 +9,7 @@ import Testing
 /// Every run below is built so that another task runs right after the step of the event: an event
 /// put one step too late would land on that task's step and invent a line for a task that did not
 /// run there ("… in the same actor job as the line above").
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct TimelineEventStepTests {
   @Test func aSleepSitsOnTheStepThatSlept() async throws {
     let outcome = try await runDeterministically {

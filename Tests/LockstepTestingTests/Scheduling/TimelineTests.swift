@@ -1,3 +1,4 @@
+import LockstepTestSupport
 import LockstepTesting
 import Testing
 
@@ -16,7 +17,7 @@ private func gatedWorkerRun() async throws -> DeterministicOutcome<Void> {
   }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct TimelineTests {
   @Test func theTimelineSaysWhoStartedWaitedNotedAndFinished() async throws {
     let entries = try await gatedWorkerRun().trace.timeline.entries

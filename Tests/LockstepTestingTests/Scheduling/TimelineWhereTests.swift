@@ -1,3 +1,4 @@
+import LockstepTestSupport
 import Testing
 
 @testable import LockstepTesting
@@ -42,7 +43,7 @@ private func line(of step: Int, in text: String) -> String? {
   }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct TimelineWhereTests {
   @Test(.enabled(if: SuspendedTaskStacks.unavailability == nil)) func eachStepSaysWhereItsTaskWasLeftWaiting()
     async throws

@@ -1,4 +1,5 @@
 import Foundation
+import LockstepTestSupport
 import Testing
 import XCTest
 
@@ -9,7 +10,7 @@ private func wakeTimes(_ trace: SchedulerTrace) -> [Duration] {
   trace.steps.filter(\.wokeFromSleep).map(\.time)
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct VirtualNowAvailabilityTests {
   @Test func virtualNowIsInEffectOnLinuxUnlessTurnedOff() {
     if ProcessInfo.processInfo.environment[VirtualNowSupport.variable] == "1" {
@@ -41,7 +42,7 @@ struct VirtualNowAvailabilityTests {
 
 /// Code that reads `ContinuousClock.now`, `SuspendingClock.now` and `Date()` itself, with no clock
 /// injected, inside deterministic runs. The sleeps are the subject: they run in virtual time.
-@Suite(.timeLimit(.minutes(1)), .enabled(if: VirtualNow.isAvailable))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)), .enabled(if: VirtualNow.isAvailable))
 struct VirtualNowTests {
   @Test func aDebounceThatReSleepsUntilItsContinuousClockDeadlineRunsInVirtualTime() async throws {
     var fired: [Duration] = []
@@ -247,7 +248,7 @@ struct VirtualNowTests {
   }
 }
 
-@MainActor @Suite(.timeLimit(.minutes(1)), .enabled(if: VirtualNow.isAvailable))
+@MainActor @Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)), .enabled(if: VirtualNow.isAvailable))
 struct VirtualStartDateTests {
   @Test func aMainActorTestSetsTheStartDateOfItsRuns() async throws {
     let chosen = Date(timeIntervalSince1970: 1_767_225_600)

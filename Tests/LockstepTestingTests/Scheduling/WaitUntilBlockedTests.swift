@@ -1,9 +1,10 @@
+import LockstepTestSupport
 import Testing
 
 @testable import LockstepTesting
 
 /// `waitUntilBlocked()`: Go's `synctest.Wait` for a run.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct WaitUntilBlockedTests {
   @Test func itReturnsOnceEveryOtherTaskWaitsWithoutMovingTime() async throws {
     let outcome = try await runDeterministically {

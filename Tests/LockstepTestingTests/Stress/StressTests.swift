@@ -19,7 +19,7 @@ private func withStressCount<T>(
   try await StressCount.$override.withValue(StressCount([StressCount.variable: value])) { try await body() }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct StressTests {
   @Test func itCountsTheRunsThatFailAndReportsTheRateOnceWithTheFirstFailure() async {
     let runs = EventCounter("runs")

@@ -1,9 +1,10 @@
+import LockstepTestSupport
 import Testing
 import XCTest
 
 @testable import LockstepTesting
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct BarrierTests {
   @Test func releasesEveryPartyWhenTheLastArrives() async throws {
     let barrier = Barrier(parties: 3)

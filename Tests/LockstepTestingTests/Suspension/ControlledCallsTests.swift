@@ -8,7 +8,7 @@ private struct Refusal: Error, Equatable {
   let code: Int
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct ControlledCallsTests {
   @Test func callsGetIDsInArrivalOrderAndRecordTheirArguments() async throws {
     let calls = ControlledCalls<Int, String>("loader")

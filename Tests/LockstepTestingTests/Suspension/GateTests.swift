@@ -1,9 +1,10 @@
+import LockstepTestSupport
 import Testing
 import XCTest
 
 @testable import LockstepTesting
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct GateTests {
   @Test func waitersSuspendUntilOpened() async throws {
     let gate = Gate("save")

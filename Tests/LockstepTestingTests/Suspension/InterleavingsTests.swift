@@ -1,9 +1,10 @@
+import LockstepTestSupport
 import Testing
 import XCTest
 
 @testable import LockstepTesting
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct InterleavingsTests {
   @Test func allListsEveryOrderOnceInLexicographicOrder() {
     let orders = Interleavings.all(of: [1, 2, 3])

@@ -1,9 +1,10 @@
+import LockstepTestSupport
 import Testing
 import XCTest
 
 @testable import LockstepTesting
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct KeyedGatesTests {
   @Test func eachKeyReleasesOnlyItsOwnWaiters() async throws {
     let gates = KeyedGates<String>("search")

@@ -1,3 +1,4 @@
+import LockstepTestSupport
 import LockstepTesting
 import Testing
 
@@ -15,7 +16,7 @@ private func retry(on clock: TestClock, attempts: Int) async throws -> [Duration
   return times
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct TestClockAutoAdvanceTests {
   @Test func aDeterministicRunAdvancesAnAutoAdvancingClock() async throws {
     let clock = TestClock(advancesAutomatically: true)

@@ -1,3 +1,4 @@
+import LockstepTestSupport
 import Testing
 
 @testable import LockstepTesting
@@ -30,7 +31,7 @@ import Testing
 /// A sleeper that calls `sleep` on a `TestClock` resumes on its own actor, and its next statements
 /// run there before the clock wakes the next sleeper or lets the advance go on — so a woken
 /// sleeper reads its own deadline from `now`, whether the test shares its actor or not.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct TestClockIsolationTests {
   @MainActor @Test func mainActorSleepersOfAMainActorTestReadTheirOwnDeadline() async throws {
     let clock = TestClock()

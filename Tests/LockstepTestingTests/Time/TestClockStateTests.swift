@@ -1,4 +1,5 @@
 import Foundation
+import LockstepTestSupport
 import Testing
 import XCTest
 
@@ -263,7 +264,7 @@ private func runModelComparison(seed: UInt64, operations: Int) -> String? {
   return nil
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct TestClockStateTests {
   @Test func modelBasedRandomOperationsMatchTheReference() {
     let seed = randomTestSeed()

@@ -1,11 +1,12 @@
 import Dispatch
 import Lockstep
+import LockstepTestSupport
 import Testing
 import XCTest
 
 @testable import LockstepTesting
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct TestClockTests {
   @Test func startsAtZeroAndMovesOnlyWhenAdvanced() async {
     let clock = TestClock()
@@ -307,7 +308,7 @@ private final class HeldTaskExecutor: TaskExecutor, Sendable {
   }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct ImmediateClockTests {
   @Test func everySleepReturnsAtOnceAndMovesTime() async throws {
     let clock = ImmediateClock()

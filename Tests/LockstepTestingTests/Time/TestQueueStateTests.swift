@@ -1,9 +1,10 @@
+import LockstepTestSupport
 import Testing
 
 @testable import LockstepTesting
 
 /// The work part of `TestClockState`: the queue side of the shared timeline, without threads.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct TestQueueStateTests {
   private typealias State = TestClockState<Int>
 

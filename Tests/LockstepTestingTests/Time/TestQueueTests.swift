@@ -1,4 +1,5 @@
 import Lockstep
+import LockstepTestSupport
 import Testing
 import XCTest
 
@@ -9,7 +10,7 @@ private final class MainLog {
   var entries: [String] = []
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct TestQueueTests {
   @Test func nothingRunsUntilTheTestSaysSo() {
     let queue = TestQueue()

@@ -2,7 +2,7 @@ import LockstepTestSupport
 import LockstepTesting
 import Testing
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct UnimplementedClockTests {
   @Test func readingNowIsReportedAtTheLineThatCreatedTheClock() async {
     let line: UInt = #line + 1

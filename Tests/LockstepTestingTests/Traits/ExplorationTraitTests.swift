@@ -107,7 +107,7 @@ extension Trait where Self == ExpectingOneIssueTrait {
 
 // MARK: - Tests
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct ExplorationTraitTests {
   @Test(.countingSchedules(20), .exploring(.random(schedules: 20, seed: 1)))
   func aCorrectTestPassesAfterEverySchedule() async {
@@ -204,7 +204,9 @@ struct ExplorationTraitTests {
 
 /// A suite's `.exploring` explores each of its tests, each case on its own; each schedule runs on
 /// an instance of the suite of its own, as it runs the whole test function.
-@Suite(.timeLimit(.minutes(1)), .countingSchedules(3), .exploring(.random(schedules: 3, seed: 1)))
+@Suite(
+  .timeLimit(.minutes(SuiteTimeLimit.minutes)), .countingSchedules(3),
+  .exploring(.random(schedules: 3, seed: 1)))
 final class ExploredSuiteTests {
   private var runs = 0
 
@@ -226,7 +228,7 @@ final class ExploredSuiteTests {
 
 /// A test's `.exploring` inside a suite's: reported, and nothing runs.
 @Suite(
-  .timeLimit(.minutes(1)), .expectingOneIssue(containing: "is applied 2 times"),
+  .timeLimit(.minutes(SuiteTimeLimit.minutes)), .expectingOneIssue(containing: "is applied 2 times"),
   .exploring(.random(schedules: 3, seed: 1)))
 struct TwiceExploredTests {
   @Test(.exploring(.random(schedules: 3, seed: 2)))

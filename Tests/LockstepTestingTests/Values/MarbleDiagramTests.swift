@@ -1,3 +1,4 @@
+import LockstepTestSupport
 import Testing
 
 @testable import LockstepTesting
@@ -13,7 +14,7 @@ private func problem(_ text: String) -> MarbleSyntaxError? {
   return nil
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct MarbleDiagramTests {
   // MARK: Parsing
 

@@ -1,3 +1,4 @@
+import LockstepTestSupport
 import Testing
 
 @testable import LockstepTesting
@@ -5,7 +6,7 @@ import Testing
 /// The notation differences the ValuesOverTime article lists for diagrams written for
 /// swift-async-algorithms: each of the other notation's characters is rejected, and the ways to
 /// say the same in Lockstep parse as the article says.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct MarbleNotationTests {
   @Test(arguments: ["[ab]-|", "ab-^", "'foo'-|", "ab;-"])
   func theOtherNotationIsRejected(diagram: String) {

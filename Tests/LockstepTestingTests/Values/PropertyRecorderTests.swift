@@ -1,4 +1,5 @@
 #if canImport(Observation)
+  import LockstepTestSupport
   import Observation
   import Testing
 
@@ -23,7 +24,7 @@
     }
   }
 
-  @Suite(.timeLimit(.minutes(1)))
+  @Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
   struct PropertyRecorderTests {
     @Test func recordsTheValueAtTheStartThenEveryChange() async {
       let counter = Counter()

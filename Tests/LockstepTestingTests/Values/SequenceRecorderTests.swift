@@ -1,3 +1,4 @@
+import LockstepTestSupport
 import Testing
 
 @testable import LockstepTesting
@@ -54,7 +55,7 @@ private func makeStream() -> (AsyncStream<Int>, AsyncStream<Int>.Continuation) {
   AsyncStream.makeStream(of: Int.self)
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct SequenceRecorderTests {
   // MARK: Values, completion, failure
 

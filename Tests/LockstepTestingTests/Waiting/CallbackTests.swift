@@ -1,3 +1,4 @@
+import LockstepTestSupport
 import Testing
 import XCTest
 
@@ -20,7 +21,7 @@ private struct FakeAPI: Sendable {
   }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct CallbackTests {
   @Test func returnsTheValueOfACallbackThatComesLater() async throws {
     let value = try await withCallback("item fetched") { done in

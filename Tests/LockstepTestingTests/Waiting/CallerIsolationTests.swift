@@ -1,4 +1,5 @@
 import Dispatch
+import LockstepTestSupport
 import Testing
 
 @testable import LockstepTesting
@@ -72,7 +73,7 @@ private actor Caller {
 /// The waits of Lockstep's primitives are `nonisolated(nonsending)`: they run on the caller's
 /// actor and leave it only while they are suspended. A wait whose event has already happened
 /// returns without leaving the caller's actor at all — no thread hop there and back.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct CallerIsolationTests {
   /// Every wait, set up so that what it waits for has already happened.
   private static func satisfiedWaits() async throws -> [(String, Caller.Wait)] {

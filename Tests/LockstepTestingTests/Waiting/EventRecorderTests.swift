@@ -1,9 +1,10 @@
+import LockstepTestSupport
 import Testing
 import XCTest
 
 @testable import LockstepTesting
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct EventRecorderTests {
   @Test func waitsForTheCountThenChecksItExactly() async throws {
     let prices = EventRecorder<Int>("price feed")

@@ -1,4 +1,5 @@
 import Lockstep
+import LockstepTestSupport
 import LockstepTesting
 import Testing
 import XCTest
@@ -15,7 +16,7 @@ private func waitForEntries(
     pending: ["\(loaded) of \(total) entries loaded", "the index"])
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct WaitTimeoutErrorTests {
   @Test func anErrorOfYourOwnWaitCarriesWhatItWasGiven() {
     let line: UInt = #line + 1  // inside #expect, the call site is the macro's line

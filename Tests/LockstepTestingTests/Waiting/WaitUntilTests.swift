@@ -1,3 +1,4 @@
+import LockstepTestSupport
 import LockstepTesting
 import Testing
 import XCTest
@@ -23,7 +24,7 @@ private actor Inbox {
   }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct WaitUntilTests {
   @MainActor @Test func returnsOnceTheConditionHolds() async throws {
     let flag = Flag()

@@ -1,4 +1,5 @@
 import Foundation
+import LockstepTestSupport
 import Testing
 
 @testable import LockstepTesting
@@ -73,7 +74,9 @@ private func tally(replaying token: String, runs: Int, reference: String) async 
   return tally
 }
 
-@Suite(.timeLimit(.minutes(1)), .enabled(if: directory != nil, "run by scripts/determinism.sh"))
+@Suite(
+  .timeLimit(.minutes(SuiteTimeLimit.minutes)),
+  .enabled(if: directory != nil, "run by scripts/determinism.sh"))
 struct DeterminismScriptTests {
   @Test func writeTimelinesAndReplayTallies() async throws {
     let runs = environment["LOCKSTEP_DETERMINISM_RUNS"].flatMap { Int($0) } ?? 100

@@ -1,3 +1,4 @@
+import LockstepTestSupport
 import LockstepTesting
 import Testing
 import XCTest
@@ -103,7 +104,7 @@ func defaultScheduleToken() async -> ReplayToken? {
   return result.failure?.token
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct ExplorationAtScaleTests {
   // MARK: The budget
 

@@ -1,4 +1,5 @@
 import Foundation
+import LockstepTestSupport
 import LockstepTesting
 import Testing
 import XCTest
@@ -34,7 +35,7 @@ private let badStrategies: [(ExplorationStrategy, String)] = [
   (.exhaustive(limit: 0), "limit: 0"),
 ]
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct ExplorationCoverageTests {
   // MARK: What was explored
 

@@ -1,4 +1,5 @@
 import Lockstep
+import LockstepTestSupport
 import Testing
 
 @testable import LockstepTesting
@@ -21,7 +22,7 @@ import Testing
 
 /// The limits of one exploration: `maxSteps` (a livelock), `timeout` (real time) and the
 /// `limit` of an exhaustive search.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct ExplorationLimitsTests {
   @Test func aScheduleThatRunsMoreThanMaxStepsJobsFailsAsALivelock() async throws {
     let (result, issues) = await collectingIssues {

@@ -68,7 +68,7 @@ private func exploreWithAnotherRunQueuedBehind(line: UInt = #line) async -> (
 
 /// A long exploration shares the process's run lock with the runs of other tests: between its
 /// schedules, once it has held the lock for a time slice, it lets the runs waiting for it go first.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct ExplorationLockSharingTests {
   @Test func theRunOfAnotherTestGoesFirstInsteadOfWaitingForTheWholeExploration() async throws {
     let (result, issues, otherRunError) = await exploreWithAnotherRunQueuedBehind()

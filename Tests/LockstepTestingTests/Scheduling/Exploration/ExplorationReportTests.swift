@@ -28,7 +28,7 @@ private func incrementShowingProgress(_ counter: SharedCounter) async {
 
 /// What an exploration reports: the preemptions and context switches of a failure, before and
 /// after shrinking, and the cancellation points it reached.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct ExplorationReportTests {
   @Test func aFailureIsShrunkAndTheReportSaysFromWhat() async throws {
     let (result, issues) = await collectingIssues {

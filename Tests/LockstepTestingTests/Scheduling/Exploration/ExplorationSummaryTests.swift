@@ -28,7 +28,7 @@ private func summaries(in folder: String) -> [ExplorationSummary] {
   return read
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct ExplorationSummaryTests {
   @Test func fourShardsOfAnExhaustiveSearchMergeToTheUnshardedSearch() async throws {
     let whole = await explore(.exhaustive(maxPreemptions: 2)) { try await twoWriters(checked: false) }
@@ -127,7 +127,7 @@ private actor LosingCounter {
   }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct LinearizabilitySummaryTests {
   @Test func aCheckLeavesOneSummaryForAllItsScenariosWithATokenThatNamesTheScenario() async throws {
     let operations: [LinearizabilityOperation<LosingCounter, Never>] = [

@@ -30,7 +30,7 @@ private func racyIncrement(_ counter: SharedCounter) async {
   guard value == 2 else { throw LostUpdate(value: value) }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct ExplorationTests {
   @Test func theLostUpdateNeedsAParticularInterleaving() async {
     // Every schedule within the bound, counted rather than failed: some lose the update, some not.

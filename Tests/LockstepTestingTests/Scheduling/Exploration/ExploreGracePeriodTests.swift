@@ -1,3 +1,4 @@
+import LockstepTestSupport
 import Testing
 
 @testable import LockstepTesting
@@ -7,7 +8,7 @@ private struct LoadFailed: Error, CustomStringConvertible {
 }
 
 /// `explore(…, gracePeriod:)`: each schedule waits for work from outside it, as a run does.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct ExploreGracePeriodTests {
   @Test func aScheduleWaitsItsGracePeriodForAJobFromOutside() async throws {
     let waiter = OutsideResumption()

@@ -46,7 +46,7 @@ private struct WrittenOutOfOrder: Error, CustomStringConvertible {
 /// A replay must say when it does not follow its token's schedule — here because the code under
 /// test resumes its waiters in another order than when the token was recorded, as code that
 /// iterates a dictionary does when hashing is not deterministic.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct ReplayDivergenceTests {
   @Test func aReplayThatRunsAnotherScheduleSaysWhereItDiverged() async throws {
     let failure = try await failureInAscendingOrder()

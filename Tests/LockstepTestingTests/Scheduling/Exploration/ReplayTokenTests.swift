@@ -1,3 +1,4 @@
+import LockstepTestSupport
 import Testing
 
 @testable import LockstepTesting
@@ -13,7 +14,7 @@ private func check(for choices: [Int], whole: ScheduleCheck.Whole?) -> ScheduleC
     chosenTasks: choices.indices.map { $0 % 4 }, whole: whole)
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct ReplayTokenTests {
   @Test(arguments: shapes)
   func aTokenReadsBackAsTheSameChoicesAndChecks(_ choices: [Int]) throws {

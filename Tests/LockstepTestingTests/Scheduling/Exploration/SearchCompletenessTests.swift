@@ -1,3 +1,4 @@
+import LockstepTestSupport
 import Testing
 
 @testable import LockstepTesting
@@ -18,7 +19,7 @@ private func unstableBody(runs: Locked<Int>) -> @Sendable () async -> Void {
   }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct SearchCompletenessTests {
   @Test func anExhaustiveSearchWhoseSchedulesLeaveTheirPlanIsNotComplete() async {
     let runs = Locked(0)

@@ -1,3 +1,4 @@
+import LockstepTestSupport
 import Testing
 
 @testable import LockstepTesting
@@ -12,7 +13,7 @@ private func entry(task: Int, main: Bool = false) -> RunEntry<Job> {
 }
 
 /// Exploration's ready jobs: which of them the picker may choose, and what it is told.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct ExploredJobsTests {
   @Test func aLoneJobRunsWithoutAskingThePicker() {
     var jobs = ExploredJobs<Job>(picker: ScriptedPicker())

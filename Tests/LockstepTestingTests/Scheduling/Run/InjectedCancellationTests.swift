@@ -1,9 +1,10 @@
+import LockstepTestSupport
 import Testing
 
 @testable import LockstepTesting
 
 /// Where exploration cancels a task on its own.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct InjectedCancellationTests {
   @Test func cancelsExactlyAtTheChosenWaitOfATaskOtherThanTheBody() {
     var cancellation = InjectedCancellation(atWait: 2)

@@ -1,3 +1,4 @@
+import LockstepTestSupport
 import Testing
 
 @testable import LockstepTesting
@@ -11,7 +12,7 @@ private struct FakeJob: SchedulableJob, Equatable {
 /// What outside work does to a run's decisions (``RunState/next(previousStepSuspendedAt:)``):
 /// which kinds keep virtual time still, which only hold a deadlock report back, and which end
 /// which.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct OutsideWorkStateTests {
   /// A run whose body ran once and now waits, with a sleeper due in 5 s of virtual time.
   private func runWithASleeper() -> RunState<FakeJob> {

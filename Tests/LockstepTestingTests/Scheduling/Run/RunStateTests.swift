@@ -1,3 +1,4 @@
+import LockstepTestSupport
 import Testing
 
 @testable import LockstepTesting
@@ -11,7 +12,7 @@ private struct FakeJob: SchedulableJob, Equatable {
   }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct RunStateTests {
   @Test func fifoQueueKeepsArrivalOrder() {
     var queue = ReadyQueue<Int>(seed: nil)
@@ -185,7 +186,7 @@ struct RunStateTests {
   }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct RunStateTaskCreationTests {
   private let origin = TaskOrigin(first: 0x1000, second: 0, third: 0, fourth: 0)
 

@@ -1,9 +1,10 @@
+import LockstepTestSupport
 import Testing
 
 @testable import LockstepTesting
 
 /// The firing rule of a run's timers, asked when no job is ready.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct RunTimersTests {
   private static let noAction: @Sendable () -> Void = {}
 

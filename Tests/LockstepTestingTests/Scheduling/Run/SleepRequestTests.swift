@@ -1,9 +1,10 @@
+import LockstepTestSupport
 import Testing
 
 @testable import LockstepTesting
 
 /// The rule that turns the two real-clock readings of a sleep into its virtual duration.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct SleepRequestTests {
   private func recover(short: Duration, long: Duration) -> Duration {
     SleepRequest.recover(short: short, long: long)

@@ -1,4 +1,5 @@
 import Foundation
+import LockstepTestSupport
 import Testing
 import XCTest
 
@@ -33,7 +34,7 @@ private func inMode<T>(virtualNow: Bool, _ body: () async throws -> T) async ret
 /// Both modes where this platform has virtual now; the fallback alone elsewhere.
 private let modes = VirtualNow.isAvailable ? [true, false] : [false]
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct VirtualTimeTests {
   @Test(arguments: modes) func everySleepLastsExactlyItsDuration(virtualNow: Bool) async throws {
     // Multiples of 10 ms: a preempted reading then cannot pass for the sleep by chance (see

@@ -1,8 +1,9 @@
+import LockstepTestSupport
 import Testing
 
 @testable import LockstepTesting
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct DrainTableTests {
   private static let pauses: [DrainPause] = [.needsMainActor, .yieldMainActor, .budgetSpent, .leaveMainActor]
 

@@ -1,3 +1,4 @@
+import LockstepTestSupport
 import Testing
 
 @testable import LockstepTesting
@@ -111,7 +112,7 @@ private let routingTable: [RoutingCase] = [
     onDrainThread: false, expected: .noRun),
 ]
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct JobRouterTests {
   @Test(arguments: routingTable)
   fileprivate func routes(_ entry: RoutingCase) {

@@ -1,4 +1,5 @@
 import Dispatch
+import LockstepTestSupport
 import LockstepTesting
 import Testing
 
@@ -18,7 +19,7 @@ private func blockingRun(
   }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct RunWatchdogTests {
   /// A run blocked on its caller's thread, and one blocked on Lockstep's drain thread (a grace
   /// period moves a run there): each is failed once its bound has passed, and the run of another

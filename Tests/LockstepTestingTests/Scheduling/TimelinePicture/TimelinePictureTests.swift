@@ -1,4 +1,5 @@
 import Foundation
+import LockstepTestSupport
 import Testing
 
 @testable import LockstepTesting
@@ -193,7 +194,7 @@ private let fixedPicture = #"""
 
   """#
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct TimelinePictureTests {
   @Test func aFailingExplorationsPictureIsXMLWithALaneATaskABoxAStretchAndArrowsAcross() async throws {
     let failure = try await lostUpdate().failure

@@ -1,8 +1,9 @@
+import LockstepTestSupport
 import Testing
 
 @testable import LockstepTesting
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct ExplorationEnvironmentTests {
   @Test func noVariablesChangeNothing() {
     let environment = ExplorationEnvironment([:])

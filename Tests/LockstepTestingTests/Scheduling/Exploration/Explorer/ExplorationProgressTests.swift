@@ -29,7 +29,7 @@ private func linesDue(_ mode: ExplorationProgress.Mode, over total: Duration, ti
   return lines
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct ExplorationProgressTests {
   // MARK: The decision
 

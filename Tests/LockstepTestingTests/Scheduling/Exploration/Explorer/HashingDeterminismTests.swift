@@ -1,5 +1,6 @@
 import Foundation
 import LockstepInterposition
+import LockstepTestSupport
 import Testing
 import XCTest
 
@@ -25,7 +26,7 @@ private func reports() async throws -> (failure: String, divergence: String) {
   return (issues.first?.message ?? "", replayed.first?.message ?? "")
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct HashingDeterminismTests {
   @Test(
     arguments: [

@@ -1,3 +1,4 @@
+import LockstepTestSupport
 import Testing
 
 @testable import LockstepTesting
@@ -41,7 +42,7 @@ private final class TwoBugs: @unchecked Sendable {
   }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct ScheduleShrinkerTests {
   @Test func keepsTheFailureItWasGiven() async {
     let program = TwoBugs()

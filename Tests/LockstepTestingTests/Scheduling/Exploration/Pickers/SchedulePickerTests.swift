@@ -1,3 +1,4 @@
+import LockstepTestSupport
 import Testing
 
 @testable import LockstepTesting
@@ -35,7 +36,7 @@ func allOrders(tasks: Int, jobs: Int) -> [(order: [Int], preemptions: Int)] {
   return result
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct SchedulePickerTests {
   @Test(arguments: [(2, 2), (2, 3), (3, 1), (3, 2)])
   func exhaustiveSearchRunsEveryScheduleWithinTheBoundExactlyOnce(_ shape: (Int, Int)) {

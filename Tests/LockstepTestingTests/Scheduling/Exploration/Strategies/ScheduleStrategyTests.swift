@@ -1,3 +1,4 @@
+import LockstepTestSupport
 import Testing
 
 @testable import LockstepTesting
@@ -32,7 +33,7 @@ private func misuse(_ step: StrategyStep) -> String? {
   return misuse
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct ScheduleStrategyTests {
   @Test func randomRunsItsSchedulesReproduciblyFromTheSeed() {
     let first = drive(.random(schedules: 30, seed: 7))

@@ -1,3 +1,4 @@
+import LockstepTestSupport
 import Testing
 
 @testable import LockstepTesting
@@ -30,7 +31,7 @@ private func search(
 }
 
 /// What an exhaustive search that stops before the end says is left of it.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct SearchProgressTests {
   @Test(arguments: [(0, 3, 2), (1, 3, 3), (2, 2, 4), (1, 4, 2)])
   func theSubtreesLeftNeverExceedTheSchedulesLeft(maxPreemptions: Int, tasks: Int, jobs: Int) {

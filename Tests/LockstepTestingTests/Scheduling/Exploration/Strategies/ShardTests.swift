@@ -1,3 +1,4 @@
+import LockstepTestSupport
 import Testing
 
 @testable import LockstepTesting
@@ -43,7 +44,7 @@ private func shards(_ count: Int) -> [ExplorationShard] {
 
 private let shapes = [(2, 2), (2, 3), (3, 1), (3, 2), (3, 3), (4, 2), (2, 6)]
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct ShardTests {
   // MARK: Exhaustive: disjoint subtrees that together are the whole search
 
