@@ -529,6 +529,54 @@ void lockstep_outside_work_set_observer(
   __atomic_store_n(&delayed_block_observer, delayed, __ATOMIC_RELEASE);
 }
 
+/// A global block that counts its calls, for `lockstep_dispatch_measure`.
+typedef struct {
+  void *isa;
+  int flags;
+  int reserved;
+  void (*invoke)(void *block);
+  const void *descriptor;
+  uint64_t count;
+} counting_block;
+
+static void count_call(void *block) {
+  __atomic_add_fetch(&((counting_block *)block)->count, 1, __ATOMIC_RELAXED);
+}
+
+static void do_nothing(void *context) { (void)context; }
+
+uint64_t lockstep_dispatch_measure(bool through_stand_in, int count) {
+  typedef void *(*queue_create_function)(const char *label, void *attributes);
+  typedef void (*dispatch_sync_f_function)(void *queue, void *context, dispatch_function work);
+  static void *queue;
+  static void *create_slot, *sync_slot;
+  queue_create_function create =
+    (queue_create_function)lockstep_next_definition(&create_slot, "dispatch_queue_create");
+  dispatch_sync_f_function sync =
+    (dispatch_sync_f_function)lockstep_next_definition(&sync_slot, "dispatch_sync_f");
+  dispatch_async_function direct =
+    (dispatch_async_function)lockstep_next_definition((void **)&next_dispatch_async, "dispatch_async");
+  void *block_class = dlsym(RTLD_DEFAULT, "_NSConcreteGlobalBlock");
+  if (create == NULL || sync == NULL || direct == NULL || block_class == NULL) return 0;
+  if (queue == NULL) queue = create("lockstep.bench.dispatch", NULL);
+  // Global (never copied): it lives on this stack until the queue has run every call.
+  counting_block block = {
+    .isa = block_class,
+    .flags = 1 << 28,
+    .invoke = count_call,
+    .descriptor = &source_handler_descriptor,
+  };
+  for (int index = 0; index < count; index++) {
+    if (through_stand_in) {
+      dispatch_async(queue, &block);
+    } else {
+      direct(queue, &block);
+    }
+  }
+  sync(queue, NULL, do_nothing);
+  return __atomic_load_n(&block.count, __ATOMIC_RELAXED);
+}
+
 bool lockstep_main_queue_interposable(void) { return true; }
 
 void lockstep_main_queue_run_block(void *block) {
@@ -568,6 +616,11 @@ void lockstep_outside_work_end(void *token) { (void)token; }
 void *lockstep_outside_work_enter(void *token) { return token; }
 void *lockstep_outside_work_current(void) { return NULL; }
 bool lockstep_outside_work_possible(void) { return false; }
+uint64_t lockstep_dispatch_measure(bool through_stand_in, int count) {
+  (void)through_stand_in;
+  (void)count;
+  return 0;
+}
 void lockstep_dispatch_async_now(void *queue, void *block) {
   (void)queue;
   (void)block;

@@ -39,6 +39,7 @@ let cases: [BenchmarkCase] = onlySelected([
   linearizabilityCase(quick: quick),
   checkLinearizabilityCase(quick: quick),
   reportCostCase(quick: quick),
+  dispatchStandInCase(quick: quick),
 ])
 
 /// `12.3457`, `1,234,567`: four significant decimals for small figures, none for large ones.

@@ -244,6 +244,11 @@ bool lockstep_outside_work_possible(void);
 /// The token of the outside work the calling thread runs; `NULL` when it runs none.
 void *lockstep_outside_work_current(void);
 
+/// For the bench: queues `count` blocks on a serial queue of its own, outside any run, through the
+/// `dispatch_async` stand-in or straight to libdispatch's, and waits until they ran; how many ran
+/// (0 where nothing stands in).
+uint64_t lockstep_dispatch_measure(bool through_stand_in, int count);
+
 /// Queues `block` for `queue` as `dispatch_async` would from the calling thread, then releases
 /// both (they came from the delayed-block observer).
 void lockstep_dispatch_async_now(void *queue, void *block);
