@@ -350,13 +350,38 @@ void dispatch_group_notify(void *group, void *queue, void *block) {
 // Lockstep's that runs it as outside work. It is laid out as a global block by hand (the C target
 // is built without blocks), never copied or freed by libdispatch, and kept for the process's life.
 
-/// The head of a global block, and what the handler needs.
+/// The head of a block laid out by hand as a global one: libdispatch never copies or frees it.
 typedef struct {
-  void *isa;
-  int flags;
-  int reserved;
-  void (*invoke)(void *block);
+  lockstep_block_layout layout;
   const void *descriptor;
+} global_block_head;
+
+static const struct {
+  unsigned long reserved;
+  unsigned long size;
+} global_block_descriptor = {0, sizeof(global_block_head)};
+
+static void *global_block_class;
+
+/// The head of a global block that calls `invoke`; `false` where the blocks runtime has no class
+/// for global blocks.
+static bool make_global_block(global_block_head *head, void (*invoke)(void *block)) {
+  void *block_class = __atomic_load_n(&global_block_class, __ATOMIC_ACQUIRE);
+  if (block_class == NULL) {
+    block_class = dlsym(RTLD_DEFAULT, "_NSConcreteGlobalBlock");
+    __atomic_store_n(&global_block_class, block_class, __ATOMIC_RELEASE);
+  }
+  if (block_class == NULL) return false;
+  *head = (global_block_head){
+    .layout = {.isa = block_class, .flags = 1 << 28 /* BLOCK_IS_GLOBAL */, .invoke = invoke},
+    .descriptor = &global_block_descriptor,
+  };
+  return true;
+}
+
+/// A handler set from a run, as a global block, and what it needs.
+typedef struct {
+  global_block_head head;
   void *handler;
   void *token;
   bool registration;
@@ -365,15 +390,9 @@ typedef struct {
   void *resumed;
 } source_handler_block;
 
-static const struct {
-  unsigned long reserved;
-  unsigned long size;
-} source_handler_descriptor = {0, sizeof(source_handler_block)};
-
 typedef void (*source_handler_function)(void *source, void *handler);
 static source_handler_function next_set_registration_handler;
 static source_handler_function next_set_event_handler;
-static void *global_block_class;
 
 /// Runs a handler set from a run: a registration handler once, as a block that waited; an event
 /// handler each time the source fires, as a block of the run's (and, for a signal, as the
@@ -463,12 +482,8 @@ void dispatch_activate(void *object) {
 /// `handler` wrapped as outside work of the calling thread's run; `NULL` when it is not.
 static void *source_handler(void *handler, bool registration) {
   if (handler == NULL || !lockstep_outside_work_possible()) return NULL;
-  void *block_class = __atomic_load_n(&global_block_class, __ATOMIC_ACQUIRE);
-  if (block_class == NULL) {
-    block_class = dlsym(RTLD_DEFAULT, "_NSConcreteGlobalBlock");
-    __atomic_store_n(&global_block_class, block_class, __ATOMIC_RELEASE);
-  }
-  if (block_class == NULL) return NULL;
+  global_block_head head;
+  if (!make_global_block(&head, run_source_handler)) return NULL;
   void *token = lockstep_outside_work_begin(
     NULL, registration ? lockstep_outside_source_registration : lockstep_outside_source_owner);
   if (token == NULL) return NULL;
@@ -480,10 +495,7 @@ static void *source_handler(void *handler, bool registration) {
     return NULL;
   }
   *wrapper = (source_handler_block){
-    .isa = block_class,
-    .flags = 1 << 28,  // BLOCK_IS_GLOBAL: never copied, never released
-    .invoke = run_source_handler,
-    .descriptor = &source_handler_descriptor,
+    .head = head,
     .handler = copy,
     .token = token,
     .registration = registration,
@@ -531,11 +543,7 @@ void lockstep_outside_work_set_observer(
 
 /// A global block that counts its calls, for `lockstep_dispatch_measure`.
 typedef struct {
-  void *isa;
-  int flags;
-  int reserved;
-  void (*invoke)(void *block);
-  const void *descriptor;
+  global_block_head head;
   uint64_t count;
 } counting_block;
 
@@ -556,16 +564,12 @@ uint64_t lockstep_dispatch_measure(bool through_stand_in, int count) {
     (dispatch_sync_f_function)lockstep_next_definition(&sync_slot, "dispatch_sync_f");
   dispatch_async_function direct =
     (dispatch_async_function)lockstep_next_definition((void **)&next_dispatch_async, "dispatch_async");
-  void *block_class = dlsym(RTLD_DEFAULT, "_NSConcreteGlobalBlock");
-  if (create == NULL || sync == NULL || direct == NULL || block_class == NULL) return 0;
-  if (queue == NULL) queue = create("lockstep.bench.dispatch", NULL);
   // Global (never copied): it lives on this stack until the queue has run every call.
-  counting_block block = {
-    .isa = block_class,
-    .flags = 1 << 28,
-    .invoke = count_call,
-    .descriptor = &source_handler_descriptor,
-  };
+  counting_block block = {.count = 0};
+  if (create == NULL || sync == NULL || direct == NULL || !make_global_block(&block.head, count_call)) {
+    return 0;
+  }
+  if (queue == NULL) queue = create("lockstep.bench.dispatch", NULL);
   for (int index = 0; index < count; index++) {
     if (through_stand_in) {
       dispatch_async(queue, &block);
