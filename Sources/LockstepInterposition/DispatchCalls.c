@@ -581,6 +581,46 @@ uint64_t lockstep_dispatch_measure(bool through_stand_in, int count) {
   return __atomic_load_n(&block.count, __ATOMIC_RELAXED);
 }
 
+// Waits with a timeout in a run's job (`semaphore.wait(timeout: .now() + 5)`, a group's): the
+// caller computed the deadline on the run's virtual clocks, and libdispatch turns it into a
+// deadline of the virtual wall clock for the kernel, which compares it with the real one — so the
+// wait expired at once. The stand-ins give the wait the same time from now on the real clocks,
+// with the thread's clocks real while it waits. (A wait on the run's thread still blocks the run;
+// its `timeout:` bounds it.)
+
+typedef long (*dispatch_wait_function)(void *object, uint64_t timeout);
+static dispatch_wait_function next_semaphore_wait;
+static dispatch_wait_function next_group_wait;
+
+/// `wait` on `object` until `timeout`, in real time where the calling thread runs a run's job.
+static long wait_in_real_time(dispatch_wait_function wait, void *object, uint64_t timeout) {
+  void *run = main_queue_context;
+  if (__builtin_expect(run == NULL || run == &main_queue_probe_marker, 1) || timeout == 0
+    || timeout == ~0ull)
+  {
+    return wait(object, timeout);
+  }
+  int64_t remaining = nanoseconds_until(timeout);
+  lockstep_virtual_clocks *clocks = lockstep_virtual_clocks_enter(NULL);
+  int64_t now = lockstep_real_clock_nanoseconds(CLOCK_MONOTONIC);
+  // An uptime deadline: the monotonic clock's nanoseconds.
+  long result = wait(object, now > 0 ? (uint64_t)(now + remaining) : timeout);
+  lockstep_virtual_clocks_enter(clocks);
+  return result;
+}
+
+long dispatch_semaphore_wait(void *semaphore, uint64_t timeout) {
+  dispatch_wait_function next = (dispatch_wait_function)lockstep_next_definition(
+    (void **)&next_semaphore_wait, "dispatch_semaphore_wait");
+  return wait_in_real_time(next, semaphore, timeout);
+}
+
+long dispatch_group_wait(void *group, uint64_t timeout) {
+  dispatch_wait_function next =
+    (dispatch_wait_function)lockstep_next_definition((void **)&next_group_wait, "dispatch_group_wait");
+  return wait_in_real_time(next, group, timeout);
+}
+
 bool lockstep_main_queue_interposable(void) { return true; }
 
 void lockstep_main_queue_run_block(void *block) {

@@ -184,4 +184,24 @@ struct OutsideWorkTests {
     }
     #expect(first == "signal", "the sleep ended before the signal's handler ran")
   }
+  /// A legacy bridge waits on a semaphore with a timeout, in a job of the run: the deadline,
+  /// computed on the run's virtual clocks, lasts its time on the real clock.
+  @Test(.timeLimit(.minutes(SuiteTimeLimit.minutes)), arguments: [false, true])
+  func aWaitWithATimeoutLastsItsTimeoutInRealTime(group: Bool) async throws {
+    let result = try await withDeterministicScheduling {
+      try await Task.sleep(for: .seconds(3600))  // virtual time moved on
+      if group {
+        let work = DispatchGroup()
+        DispatchQueue.global().async(group: work) { slowOutsideWork() }
+        return work.wait(timeout: .now() + 30) == .success
+      }
+      let answered = DispatchSemaphore(value: 0)
+      DispatchQueue.global().async {
+        slowOutsideWork()
+        answered.signal()
+      }
+      return answered.wait(timeout: .now() + 30) == .success
+    }
+    #expect(result, "the wait timed out before the other thread was done")
+  }
 }
