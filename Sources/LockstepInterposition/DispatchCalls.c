@@ -461,20 +461,19 @@ static void registration_resumed(void *object) {
   __atomic_store_n(&wrapper->resumed, resumed, __ATOMIC_RELEASE);
 }
 
-typedef void (*dispatch_object_call)(void *object);
-static dispatch_object_call next_dispatch_resume;
-static dispatch_object_call next_dispatch_activate;
+static dispatch_object_function next_dispatch_resume;
+static dispatch_object_function next_dispatch_activate;
 
 void dispatch_resume(void *object) {
   registration_resumed(object);
-  dispatch_object_call next =
-    (dispatch_object_call)lockstep_next_definition((void **)&next_dispatch_resume, "dispatch_resume");
+  dispatch_object_function next =
+    (dispatch_object_function)lockstep_next_definition((void **)&next_dispatch_resume, "dispatch_resume");
   next(object);
 }
 
 void dispatch_activate(void *object) {
   registration_resumed(object);
-  dispatch_object_call next = (dispatch_object_call)lockstep_next_definition(
+  dispatch_object_function next = (dispatch_object_function)lockstep_next_definition(
     (void **)&next_dispatch_activate, "dispatch_activate");
   next(object);
 }
