@@ -57,6 +57,7 @@ static dispatch_group_block_function next_dispatch_group_async;
 static dispatch_group_block_function next_dispatch_group_notify;
 static dispatch_object_function dispatch_retain_function;
 static dispatch_object_function dispatch_release_function;
+static dispatch_object_function next_dispatch_group_enter;
 static queue_label_function queue_label;
 static void *main_queue;
 static lockstep_main_queue_observer main_queue_observer;
@@ -68,6 +69,7 @@ static lockstep_delayed_block_observer delayed_block_observer;
 static __thread void *outside_token;
 
 void dispatch_async(void *queue, void *block);
+void dispatch_group_leave(void *group);
 
 /// The run the calling thread's main-queue blocks go to; `NULL` while it runs no run's jobs.
 static __thread void *main_queue_context;
@@ -105,7 +107,7 @@ static bool handed_to_run(void *queue, void *block, bool delayed, int64_t delay)
 
 /// Nanoseconds from now until `when`, a `dispatch_time_t`, read on the clock it names (on the
 /// calling thread: a run's job reads the run's clocks); -1 for "forever".
-static int64_t nanoseconds_until(uint64_t when) {
+int64_t lockstep_dispatch_time_remaining(uint64_t when) {
   if (when == ~0ull) return -1;
   if (when == 0) return 0;
   clockid_t clock;
@@ -158,6 +160,9 @@ typedef struct {
   /// Whether the block waited before it runs (a delay, a group): the waiting holds no time, the
   /// running does.
   bool waited;
+  /// The group a `dispatch_group_async` block leaves once it returned, before the run hears that
+  /// it did (a job parked in the group's wait resumes first); `NULL` for other blocks.
+  void *group;
 } outside_block;
 
 /// Runs an outside block on the thread its queue chose: blocks and threads it starts are the
@@ -175,6 +180,12 @@ static void run_outside_block(void *context) {
     outside_token = running;
   }
   ((lockstep_block_layout *)work->block)->invoke(work->block);
+  if (work->group != NULL) {
+    dispatch_group_leave(work->group);
+    dispatch_object_function release = (dispatch_object_function)lockstep_next_definition(
+      (void **)&dispatch_release_function, "dispatch_release");
+    release(work->group);
+  }
   outside_token = previous;
   release_block(work->block);
   lockstep_outside_work_end(running);
@@ -291,7 +302,7 @@ void dispatch_async(void *queue, void *block) {
 
 void dispatch_after(uint64_t when, void *queue, void *block) {
   if (__builtin_expect(main_queue_context != NULL, 0)) {
-    int64_t delay = nanoseconds_until(when);
+    int64_t delay = lockstep_dispatch_time_remaining(when);
     if (delay >= 0 && handed_to_run(queue, block, true, delay)) return;
     if (delay >= 0 && delayed_by_run(queue, block, delay)) return;
   }
@@ -320,6 +331,23 @@ static void group_call(
 {
   if (__builtin_expect(main_queue_context != NULL || outside_token != NULL, 0)) {
     outside_block *work = as_outside_work(queue, block, kind);
+    if (work != NULL && kind == lockstep_outside_group_async) {
+      // Entered here and left by `run_outside_block`, so that the group is empty before the run
+      // hears that its last block returned.
+      dispatch_object_function enter = (dispatch_object_function)lockstep_next_definition(
+        (void **)&next_dispatch_group_enter, "dispatch_group_enter");
+      dispatch_object_function retain = (dispatch_object_function)lockstep_next_definition(
+        (void **)&dispatch_retain_function, "dispatch_retain");
+      dispatch_async_f_function async_f = (dispatch_async_f_function)lockstep_next_definition(
+        (void **)&next_dispatch_async_f, "dispatch_async_f");
+      if (enter != NULL && retain != NULL && async_f != NULL) {
+        retain(group);
+        enter(group);
+        work->group = group;
+        async_f(queue, work, run_outside_block);
+        return;
+      }
+    }
     dispatch_group_f_function next_f =
       (dispatch_group_f_function)lockstep_next_definition((void **)next_function, function_name);
     if (work != NULL && next_f != NULL) {
@@ -580,46 +608,6 @@ uint64_t lockstep_dispatch_measure(bool through_stand_in, int count) {
   return __atomic_load_n(&block.count, __ATOMIC_RELAXED);
 }
 
-// Waits with a timeout in a run's job (`semaphore.wait(timeout: .now() + 5)`, a group's): the
-// caller computed the deadline on the run's virtual clocks, and libdispatch turns it into a
-// deadline of the virtual wall clock for the kernel, which compares it with the real one — so the
-// wait expired at once. The stand-ins give the wait the same time from now on the real clocks,
-// with the thread's clocks real while it waits. (A wait on the run's thread still blocks the run;
-// its `timeout:` bounds it.)
-
-typedef long (*dispatch_wait_function)(void *object, uint64_t timeout);
-static dispatch_wait_function next_semaphore_wait;
-static dispatch_wait_function next_group_wait;
-
-/// `wait` on `object` until `timeout`, in real time where the calling thread runs a run's job.
-static long wait_in_real_time(dispatch_wait_function wait, void *object, uint64_t timeout) {
-  void *run = main_queue_context;
-  if (__builtin_expect(run == NULL || run == &main_queue_probe_marker, 1) || timeout == 0
-    || timeout == ~0ull)
-  {
-    return wait(object, timeout);
-  }
-  int64_t remaining = nanoseconds_until(timeout);
-  lockstep_virtual_clocks *clocks = lockstep_virtual_clocks_enter(NULL);
-  int64_t now = lockstep_real_clock_nanoseconds(CLOCK_MONOTONIC);
-  // An uptime deadline: the monotonic clock's nanoseconds.
-  long result = wait(object, now > 0 ? (uint64_t)(now + remaining) : timeout);
-  lockstep_virtual_clocks_enter(clocks);
-  return result;
-}
-
-long dispatch_semaphore_wait(void *semaphore, uint64_t timeout) {
-  dispatch_wait_function next = (dispatch_wait_function)lockstep_next_definition(
-    (void **)&next_semaphore_wait, "dispatch_semaphore_wait");
-  return wait_in_real_time(next, semaphore, timeout);
-}
-
-long dispatch_group_wait(void *group, uint64_t timeout) {
-  dispatch_wait_function next =
-    (dispatch_wait_function)lockstep_next_definition((void **)&next_group_wait, "dispatch_group_wait");
-  return wait_in_real_time(next, group, timeout);
-}
-
 bool lockstep_main_queue_interposable(void) { return true; }
 
 void lockstep_main_queue_run_block(void *block) {
@@ -635,6 +623,11 @@ void *lockstep_main_queue_enter(void *context) {
   void *previous = main_queue_context;
   main_queue_context = context;
   return previous;
+}
+
+void *lockstep_main_queue_current_run(void) {
+  void *run = main_queue_context;
+  return run == &main_queue_probe_marker ? NULL : run;
 }
 
 void *lockstep_main_queue_probe_begin(void) {
@@ -679,6 +672,7 @@ void lockstep_main_queue_run_block(void *block) { (void)block; }
 void lockstep_main_queue_set_observer(lockstep_main_queue_observer observer) { (void)observer; }
 void *lockstep_main_queue_enter(void *context) { return context; }
 void *lockstep_main_queue_probe_begin(void) { return NULL; }
+void *lockstep_main_queue_current_run(void) { return NULL; }
 int lockstep_main_queue_probe_end(void *previous) {
   (void)previous;
   return 0;

@@ -253,6 +253,53 @@ uint64_t lockstep_dispatch_measure(bool through_stand_in, int count);
 /// both (they came from the delayed-block observer).
 void lockstep_dispatch_async_now(void *queue, void *block);
 
+/// The run whose jobs the calling thread drains now (its main-queue context); `NULL` elsewhere.
+void *lockstep_main_queue_current_run(void);
+
+/// What a blocking wait of a run's job waits on (`BlockingWaits.c`).
+enum {
+  lockstep_blocking_wait_semaphore = 0,
+  lockstep_blocking_wait_group = 1,
+};
+
+/// A job of `run` is about to wait on `object` (a semaphore or a group, by `kind`) for
+/// `timeout_nanoseconds` read on the run's clocks (-1: forever). Returns the wait's result (0, or
+/// non-zero when it timed out), or -1 when the run does not take the wait and the caller waits as
+/// before.
+typedef long (*lockstep_blocking_wait_observer)(
+  void *run, void *object, int kind, int64_t timeout_nanoseconds);
+
+/// A job of `run`, or outside work of a run (its token), signals `object`, a semaphore, before
+/// libdispatch sees the signal; or leaves it, a group, after (by `kind`).
+typedef void (*lockstep_semaphore_signal_observer)(void *run, void *token, void *object, int kind);
+
+/// A job of `run`, or outside work of a run (its token), created `object`, a semaphore or a group.
+typedef void (*lockstep_created_object_observer)(void *run, void *token, void *object);
+
+/// Sets the functions told of blocking waits, signals and creations (once, before any run).
+void lockstep_blocking_waits_set_observer(
+  lockstep_blocking_wait_observer wait, lockstep_semaphore_signal_observer signal,
+  lockstep_created_object_observer created);
+
+/// Counts jobs parked (`change` 1) or resumed (-1): signals are told to runs only while one is.
+void lockstep_blocking_waits_parked(long change);
+
+/// libdispatch's own wait on `semaphore`, forever or not at all; 0 when it took a signal.
+long lockstep_semaphore_wait_now(void *semaphore, bool forever);
+
+/// libdispatch's own check that `group` is empty; 0 when it is.
+long lockstep_group_wait_now(void *group);
+
+/// libdispatch's own signal of `semaphore`.
+long lockstep_semaphore_signal_now(void *semaphore);
+
+/// A new semaphore that libdispatch signals once when `group` is empty; the caller releases it
+/// (`lockstep_semaphore_release`). `NULL` where it cannot be made.
+void *lockstep_group_empty_semaphore(void *group);
+
+/// Releases a semaphore `lockstep_group_empty_semaphore` made.
+void lockstep_semaphore_release(void *semaphore);
+
 /// Why `lockstep_suspended_task_stack` read nothing.
 enum {
   /// Not a task of this runtime (its metadata or job kind differ), or not Linux.

@@ -10,6 +10,8 @@ struct RunState<Job: SchedulableJob>: JobRouter.RunView {
   /// What the drain loop does next.
   enum Step {
     case run(Job)
+    /// A job parked in a blocking wait resumes on its own thread (``ParkedWaits``).
+    case resume(ParkedWaits.Wait)
     /// A timer elapsed in virtual time: call its action (outside the lock).
     case fire(@Sendable () -> Void)
     /// The body finished and no job is ready.
@@ -57,6 +59,11 @@ struct RunState<Job: SchedulableJob>: JobRouter.RunView {
   private(set) var realClockSleeper: Int?
   /// Work the run's jobs handed to other threads, not returned yet.
   private(set) var outsideWork = OutsideWork()
+  /// Jobs stopped mid-way in a blocking wait, each on its own thread.
+  private(set) var parked = ParkedWaits()
+  /// Main-actor jobs that came up while a parked thread held the main actor, oldest first: ready
+  /// again when it resumes.
+  private var mainActorDeferred: [RunEntry<Job>] = []
 
   /// A run whose ready jobs are ordered by `order`; exploration may cancel the task that reaches
   /// the `cancelAtWait`-th Lockstep wait.
@@ -196,15 +203,27 @@ struct RunState<Job: SchedulableJob>: JobRouter.RunView {
       runningTask = nil
       return .stopped
     }
+    if !parked.isEmpty {
+      // A parked job whose thread is back resumes first; one the run woke is waited for, so that
+      // it resumes at the same point in every run of a seed.
+      if let wait = parked.takeReturned() { return resume(wait) }
+      if parked.hasWokenWait {
+        runningTask = nil
+        drainWaiting = true
+        return .waitingForOutsideWork
+      }
+    }
+    // A parked job is unfinished work, as the body is.
+    let unfinished = !bodyFinished || !parked.isEmpty
     var woke = false
-    var entry = ready.next(previous: trace.steps.last?.task ?? 0, step: trace.steps.count)
-    if entry == nil && !bodyFinished && outsideWork.holdsTime {
+    var entry = nextReady()
+    if entry == nil && unfinished && (outsideWork.holdsTime || parked.holdsTime) {
       // Virtual time stands still, and nothing is stuck, while work on other threads goes on.
       runningTask = nil
       drainWaiting = true
       return .waitingForOutsideWork
     }
-    if entry == nil && !bodyFinished {
+    if entry == nil && unfinished {
       // While a reported deadlock unwinds, virtual time stands still for sleepers: code that
       // sleeps once cancelled (a shutdown timeout, say) must not see time run out because the
       // run gave up; such a sleep stays unfinished, and the run is quarantined.
@@ -217,11 +236,12 @@ struct RunState<Job: SchedulableJob>: JobRouter.RunView {
       if sleeper != nil {
         entry = time.advanceToNext()
         woke = entry != nil
+        if let woken = entry, deferIfMainActorParked(woken) { entry = nextReady() }
       }
     }
     guard let entry else {
       runningTask = nil
-      if bodyFinished { return .finished }
+      if !unfinished { return .finished }
       drainWaiting = true
       return outsideWork.isEmpty ? .stuck : .waitingForOutsideWork
     }
@@ -242,6 +262,43 @@ struct RunState<Job: SchedulableJob>: JobRouter.RunView {
         wokeFromSleep: woke, enqueuedAt: entry.enqueuedAt,
         kindOfJob: task == 0 ? entry.job.kindOfJob : .task))
     return .run(entry.job)
+  }
+
+  /// The next ready job; main-actor jobs are set aside while a parked thread holds the main actor.
+  private mutating func nextReady() -> RunEntry<Job>? {
+    while let entry = ready.next(previous: trace.steps.last?.task ?? 0, step: trace.steps.count) {
+      if !deferIfMainActorParked(entry) { return entry }
+    }
+    return nil
+  }
+
+  /// Sets `entry` aside if it is a main-actor job and a parked thread holds the main actor.
+  private mutating func deferIfMainActorParked(_ entry: RunEntry<Job>) -> Bool {
+    guard entry.job.isMainActor, !parked.isEmpty, parked.holdsMainActor else { return false }
+    mainActorDeferred.append(entry)
+    return true
+  }
+
+  /// Hands the turn to the parked job of `wait`: a step of its task.
+  private mutating func resume(_ wait: ParkedWaits.Wait) -> Step {
+    if !mainActorDeferred.isEmpty && !parked.holdsMainActor {
+      for entry in mainActorDeferred { ready.append(entry) }
+      mainActorDeferred.removeAll()
+    }
+    if wait.task != 0 {
+      tasks[wait.task].jobsRun += 1
+      tasks[wait.task].lastStep = trace.steps.count
+      tasks[wait.task].waitingOn = nil
+    }
+    runningTask = wait.task
+    runningTaskIsKept = false
+    runningTaskNeedsName = false
+    trace.steps.append(
+      SchedulerTrace.Step(
+        task: wait.task == 0 ? nil : wait.task, isMainActor: false, time: time.now,
+        wokeFromSleep: false, enqueuedAt: Int32(clamping: wait.step),
+        kindOfJob: wait.task == 0 ? .actor : .task))
+    return .resume(wait)
   }
 
   /// Records where the last step left its task, read once its job returned.
@@ -291,6 +348,63 @@ struct RunState<Job: SchedulableJob>: JobRouter.RunView {
     drainWaiting = false
     return true
   }
+
+  // MARK: Parked jobs
+
+  /// The running job parks in a blocking wait of `kind` on `object`, for `timeout` of virtual time
+  /// (`nil`: forever); `onTimeout` makes the action that ends the wait at its deadline. Returns the
+  /// wait's id, or `nil` when the run takes no more (the job blocks as before).
+  mutating func park(
+    _ kind: ParkedWaits.Kind, on object: UInt, timeout: Duration?, holdsMainActor: Bool = false,
+    onTimeout: (UInt64) -> @Sendable () -> Void
+  ) -> UInt64? {
+    guard phase == .running, let task = runningTask else { return nil }
+    let step = trace.steps.count - 1
+    let id = parked.park(kind, on: object, task: task, step: step, holdsMainActor: holdsMainActor)
+    if let timeout {
+      parked.setTimer(timers.start(at: time.now + max(timeout, .zero), wakes: true, onTimeout(id)), of: id)
+    }
+    if task != 0 {
+      let waiting = Waiting.blockingCall(kind.call)
+      tasks[task].waitingOn = waiting
+      trace.events.append(SchedulerTrace.Event(step: step, task: task, kind: .waits(waiting)))
+    }
+    runningTask = nil
+    return id
+  }
+
+  /// A job of the run, or its outside work, signals semaphore `object` (the oldest parked wait on
+  /// it is woken), or empties group `object` (`all` its waits are).
+  mutating func signalParked(_ object: UInt, all: Bool) {
+    guard phase == .running else { return }
+    while parked.signal(object) && all {}
+  }
+
+  /// A job of the run, or its outside work, created `object`, a semaphore or a group.
+  mutating func noteCreatedWaitObject(_ object: UInt) {
+    guard phase == .running else { return }
+    parked.noteCreated(object)
+  }
+
+  /// The deadline of parked wait `id` passed: whether its thread must be woken.
+  mutating func timeOutParked(_ id: UInt64) -> Bool { parked.timeOut(id) }
+
+  /// The thread of parked wait `id` is back from its wait: whether it timed out, whether the drain
+  /// waits and must be woken, and whether the run is over (the thread goes on without it).
+  mutating func parkedReturned(_ id: UInt64) -> (timedOut: Bool, wake: Bool, runOver: Bool) {
+    let (timedOut, timer) = parked.returned(id)
+    if let timer { _ = timers.remove(timer) }
+    guard phase == .running else { return (timedOut, false, true) }
+    defer { drainWaiting = false }
+    return (timedOut, drainWaiting, false)
+  }
+
+  /// Whether the run waits for another thread: outside work in flight, a parked job's wait on
+  /// something from outside the run, or a parked job's thread the run woke.
+  var waitsForOtherThreads: Bool { !outsideWork.isEmpty || parked.holdsTime || parked.hasWokenWait }
+
+  /// Whether a parked job's thread is back and waits for its turn.
+  var hasReturnedParkedWait: Bool { parked.waits.contains { $0.phase == .returned } }
 
   /// The shell reported a deadlock: from now on pending failure bounds fire when nothing else
   /// can run, so that waits that ignore cancellation end with their timeout error.
@@ -393,6 +507,9 @@ struct RunState<Job: SchedulableJob>: JobRouter.RunView {
   /// kept and never run.
   mutating func quarantineAll() {
     phase = .quarantined
+    _ = parked.removeAll()
+    quarantine += mainActorDeferred.map(\.job)
+    mainActorDeferred.removeAll()
     unseenCreations = [:]
     quarantine += ready.removeAll().map(\.job)
     quarantine += time.removeAll().map(\.job.job)

@@ -7,6 +7,8 @@ enum Waiting: Sendable, Equatable {
   case sleep(until: Duration)
   /// A `TestClock` sleep until the clock reaches this offset from its zero.
   case testClock(deadline: Duration)
+  /// A blocking call of the job, its thread parked (``ParkedWaits``): `DispatchSemaphore.wait()`.
+  case blockingCall(String)
 
   /// The words: "a sleep until 80 ms (virtual time)".
   var text: String {
@@ -14,6 +16,7 @@ enum Waiting: Sendable, Equatable {
     case .primitive(let what): what
     case .sleep(let wake): "a sleep until \(wake.lockstepText) (virtual time)"
     case .testClock(let deadline): "the TestClock to reach \(TestClock.Instant(offset: deadline))"
+    case .blockingCall(let call): "\(call) to return (its thread blocks)"
     }
   }
 }

@@ -44,6 +44,53 @@ final class DeterministicRun: @unchecked Sendable {
   /// When the running job started, in real time: without virtual now, sleeps of the job use it to
   /// recover their duration (see ``SleepRequest``). Drain thread only.
   @exclusivity(unchecked) private(set) var jobStart = RealTime.now
+  /// The thread that handed this thread the turn to resume its parked job, waiting to have it
+  /// back (``ParkedJobs``). Drain thread only.
+  @exclusivity(unchecked) var resumer: BatonSlot?
+  /// Whether this thread drains the run only while another's job is parked (a helper), not for
+  /// the run's caller. Drain thread only.
+  @exclusivity(unchecked) var drainsAsHelper = false
+  /// The threads of the run's parked jobs, by wait id.
+  let parkedThreads = Locked<[UInt64: ParkedThread]>([:])
+
+  /// What a thread keeps of the drain thread's own fields while its job is parked, to have them
+  /// back when it resumes.
+  struct DrainerFields {
+    fileprivate var runningTaskID: UInt64?
+    fileprivate var inJob: Bool
+    fileprivate var drainerTaskID: UInt64?
+    fileprivate var runningNameChecked: Bool
+    fileprivate var jobStart: ContinuousClock.Instant
+    var resumer: BatonSlot?
+    var drainsAsHelper: Bool
+  }
+
+  /// A helper thread's fields as it starts draining: no job runs.
+  static let helperFields = DrainerFields(
+    runningTaskID: nil, inJob: false, drainerTaskID: nil, runningNameChecked: false,
+    jobStart: RealTime.now, resumer: nil, drainsAsHelper: true)
+
+  /// The drain thread's own fields, as this thread left them. Drain thread only.
+  var drainerFields: DrainerFields {
+    get {
+      DrainerFields(
+        runningTaskID: runningTaskID, inJob: inJob, drainerTaskID: drainerTaskID,
+        runningNameChecked: runningNameChecked, jobStart: jobStart, resumer: resumer,
+        drainsAsHelper: drainsAsHelper)
+    }
+    set {
+      runningTaskID = newValue.runningTaskID
+      inJob = newValue.inJob
+      drainerTaskID = newValue.drainerTaskID
+      runningNameChecked = newValue.runningNameChecked
+      jobStart = newValue.jobStart
+      resumer = newValue.resumer
+      drainsAsHelper = newValue.drainsAsHelper
+    }
+  }
+
+  /// Whether this thread runs one of the run's jobs now (not Lockstep's code between two).
+  var isInJob: Bool { DrainingRun.isCurrent(self) && inJob }
 
   /// A run whose ready jobs `order` orders; exploration may cancel the task at the
   /// `cancelAtWait`-th Lockstep wait and bound the run to `stepLimit` jobs. Its jobs read virtual
@@ -183,7 +230,7 @@ final class DeterministicRun: @unchecked Sendable {
 
   /// Where a drain left off: a drain that stops when its inline budget is spent (see ``drain(until:)``)
   /// is continued, on another thread, from here. Drain thread only — one thread at a time.
-  private struct DrainProgress {
+  struct DrainProgress {
     var started = false
     var report: DeterministicDeadlock?
     var steps = 0
@@ -195,12 +242,14 @@ final class DeterministicRun: @unchecked Sendable {
     /// Whether the drain, stuck, let the main queue run since it last ran a job.
     var gaveMainActorBack = false
   }
-  @exclusivity(unchecked) private var progress = DrainProgress()
+  @exclusivity(unchecked) var progress = DrainProgress()
 
   /// How a stretch of draining ended.
-  private enum Stop {
+  enum Stop {
     case finished, timedOut, tooManySteps, stopped, quarantined, abandoned
     case paused(DrainPause)
+    /// This helper thread's turn ended: another thread drains the run now (``ParkedJobs``).
+    case retired
   }
 
   /// Runs the run's jobs on this thread until the body has finished and no job is ready, or
@@ -211,6 +260,15 @@ final class DeterministicRun: @unchecked Sendable {
   func drain(until budget: ContinuousClock.Instant?, holding lease: borrowing MainActorLease?)
     -> DrainStretch
   {
+    let stretch = drainStretch(until: budget, holding: lease)
+    // The run is over: a thread parked in it goes on now, the last to touch the run's fields.
+    if case .ended = stretch { handOnRunOver() }
+    return stretch
+  }
+
+  private func drainStretch(
+    until budget: ContinuousClock.Instant?, holding lease: borrowing MainActorLease?
+  ) -> DrainStretch {
     if !progress.started {
       progress.started = true
       deadline = RealTime.now + FailureBoundScale.scaled(timeout)
@@ -220,11 +278,12 @@ final class DeterministicRun: @unchecked Sendable {
     // No job holds the thread from here to the next stretch (a report may take a while): the
     // watchdog must not count it as blocked. A finished run is marked over by `finish()`; a
     // main-actor job chosen and held for the next stretch stays the running one.
-    if case .finished = stop {
-    } else if progress.mainActorJob == nil {
-      state.withLock { $0.endStretch() }
+    switch stop {
+    case .finished, .retired: break
+    default: if progress.mainActorJob == nil { state.withLock { $0.endStretch() } }
     }
     switch stop {
+    case .retired: return .retired
     case .paused(let pause): return .paused(pause)
     case .finished: return .ended(finish())
     case .timedOut:
@@ -241,32 +300,54 @@ final class DeterministicRun: @unchecked Sendable {
     }
   }
 
-  /// What the watchdog made of the run when it gave it up (``abandonBlockedJob(blockedFor:)``).
+  /// What the watchdog made of the run when it gave it up (``abandonBlockedJob(blockedFor:)``), or
+  /// a helper when the run ended while its caller's thread was parked (``endWhileParked(_:)``).
   private let abandonedOutcome = Locked<DrainOutcome?>(nil)
+
+  /// Keeps `outcome` as the run's, unless it was given up already; returns whether it was kept.
+  func noteAbandoned(_ outcome: DrainOutcome) -> Bool {
+    abandonedOutcome.withLock { kept in
+      guard kept == nil else { return false }
+      kept = outcome
+      return true
+    }
+  }
+
+  /// Wakes the drain, which waits for outside work or a parked job's thread.
+  func signalWakeup() { wakeup.signal() }
 
   /// Gives the run up because its running job has held the drain thread past the run's deadline
   /// (``RunWatchdog``, on its own thread): quarantines the run and returns the outcome to report,
   /// or `nil` when no job runs any more or the run is over. Reads only the run's state, under its
   /// lock: the drain thread's own fields belong to the blocked thread.
   func abandonBlockedJob(blockedFor: Duration) -> DrainOutcome? {
-    let abandoned: (trace: SchedulerTrace, blocked: String, tasks: [String], ids: [UInt64])? =
-      state.withLock { state in
-        guard let task = state.jobInProgress.task, state.abandonBlockedJob() else { return nil }
-        let blocked = task == 0 ? "an actor's job" : state.taskDescription(task)
-        return (state.trace, blocked, state.taskDescriptions(), state.taskIDs)
-      }
+    let abandoned:
+      (
+        trace: SchedulerTrace, blocked: String, tasks: [String], ids: [UInt64], parked: [ParkedWaits.Wait]
+      )? =
+        state.withLock { state in
+          let parked = state.parked.waits
+          guard let task = state.jobInProgress.task, state.abandonBlockedJob() else { return nil }
+          let blocked = task == 0 ? "an actor's job" : state.taskDescription(task)
+          return (state.trace, blocked, state.taskDescriptions(), state.taskIDs, parked)
+        }
     guard let abandoned else { return nil }
     ActiveRuns.quarantine(self, taskIDs: abandoned.ids)
+    releaseParkedThreads(abandoned.parked)
     let outcome = DrainOutcome.blocked(
       abandoned.trace,
       blocked: "\(abandoned.blocked), for \(RunLockWait.text(blockedFor)) past the run's bound,",
       tasks: abandoned.tasks)
-    abandonedOutcome.withLock { $0 = outcome }
+    guard noteAbandoned(outcome) else { return nil }
     return outcome
   }
 
   /// Ends a run whose drain could not get the main actor by its deadline.
-  func failWithoutMainActor() -> DrainOutcome { quarantine { .mainActorUnavailable($0) } }
+  func failWithoutMainActor() -> DrainOutcome {
+    let outcome = quarantine { .mainActorUnavailable($0) }
+    handOnRunOver()
+    return outcome
+  }
 
   /// The run's real-time deadline, once its drain has started: written once, before the run is
   /// added to the runs in progress, and read by other threads (``RunWatchdog``) only from there.
@@ -304,8 +385,22 @@ final class DeterministicRun: @unchecked Sendable {
     runJob(job, now: now, holding: lease)
     runningTaskID = nil
     if isKept { progress.suspendedAt = SuspendedTaskStacks.site(of: job.job) }
+    return afterJob(budget: budget)
+  }
+
+  /// Counts the job that just returned; returns why draining stops after it, if it does.
+  func afterJob(budget: ContinuousClock.Instant?) -> Stop? {
     progress.gaveMainActorBack = false
     progress.steps += 1
+    // A job that parked and was resumed: the thread that resumed it waits for its turn back.
+    if let resumer {
+      self.resumer = nil
+      if drainsAsHelper {
+        resumer.hand(.drainOn)
+        return .retired
+      }
+      resumer.hand(.retire)
+    }
     if progress.steps >= stepLimit { return .tooManySteps }
     if let budget, jobStart >= budget { return .paused(.budgetSpent) }
     progress.jobsSinceCheck += 1
@@ -318,7 +413,7 @@ final class DeterministicRun: @unchecked Sendable {
 
   /// Reads the clock between jobs, for the run's bounds: there this thread reads real time (the
   /// run's clocks are set only around each job).
-  private func runJobs(budget: ContinuousClock.Instant?, holding lease: borrowing MainActorLease?)
+  func runJobs(budget: ContinuousClock.Instant?, holding lease: borrowing MainActorLease?)
     -> Stop
   {
     let deadline = self.deadline
@@ -354,6 +449,8 @@ final class DeterministicRun: @unchecked Sendable {
         let stop = run(
           job, needsName: needsName, isKept: isKept, now: now, budget: budget, holding: lease)
         if let stop { return recordingSuspension(stop) }
+      case .resume(let wait):
+        if let stop = resume(wait) { return stop }
       case .fire(let action):
         action()
       case .finished:
@@ -373,7 +470,8 @@ final class DeterministicRun: @unchecked Sendable {
         // Outside jobs may need the main actor: never wait for them holding it. A block already
         // queued on the main queue may be what the run waits for: let it run first, once.
         if holdingMainActor && gracePeriod > .zero { return .paused(.leaveMainActor) }
-        if !progress.gaveMainActorBack {
+        // A parked thread that holds the main actor would never let it go.
+        if !progress.gaveMainActorBack && !state.withLock({ $0.parked.holdsMainActor }) {
           progress.gaveMainActorBack = true
           return .paused(.yieldMainActor)
         }
@@ -410,16 +508,22 @@ final class DeterministicRun: @unchecked Sendable {
   /// (``releaseActors()``). `outcome` is made from the run's trace, which counts the actor jobs
   /// left held, if any: the report says that those actors stay busy.
   private func quarantine(_ outcome: (SchedulerTrace) -> DrainOutcome) -> DrainOutcome {
-    let taskIDs = state.withLock { state in
+    let (taskIDs, parked) = state.withLock { state in
+      let parked = state.parked.waits
       state.quarantineAll()
-      return state.taskIDs
+      return (state.taskIDs, parked)
     }
     ActiveRuns.quarantine(self, taskIDs: taskIDs)
     let leftBusy = releaseActors()
     if progress.report != nil { CrashReport.releaseRunReport() }
     var trace = state.withLock { $0.trace }
     trace.actorJobsLeftBusy = leftBusy
-    return outcome(trace)
+    let ended = outcome(trace)
+    // A helper ends the run for a caller whose thread is parked: that thread, released below,
+    // returns this outcome.
+    if drainsAsHelper { _ = noteAbandoned(ended) }
+    releaseParkedThreads(parked)
+    return ended
   }
 
   /// The most actor jobs a quarantine runs to free actors.
@@ -474,7 +578,7 @@ final class DeterministicRun: @unchecked Sendable {
       let nanoseconds = Int(min(remaining, .seconds(86_400)).wholeNanoseconds)
       if wakeup.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success { return true }
     }
-    return state.withLock { $0.readyCount > 0 || $0.outsideWork.isEmpty }
+    return state.withLock { $0.readyCount > 0 || $0.hasReturnedParkedWait || !$0.waitsForOtherThreads }
   }
 
   /// Work a job of this run (`byRunningJob`), or outside work of it, hands to another thread
@@ -535,10 +639,18 @@ final class DeterministicRun: @unchecked Sendable {
   /// symbolicated (with where the tasks were created) outside the run's lock, so that describing
   /// the tasks under it finds every name ready.
   private func readWaits() -> (waits: [Int: [String]], notShown: String?) {
-    let (suspended, origins) = state.withLock { ($0.suspendedTaskObjects, $0.reportedTaskOrigins) }
+    let (suspended, origins, parked) = state.withLock {
+      ($0.suspendedTaskObjects, $0.reportedTaskOrigins, $0.parked.waits)
+    }
     TaskOriginSymbols.prepare(origins)
     let notShown = suspended.isEmpty ? nil : SuspendedTaskStacks.unavailability
-    return (SuspendedTaskStacks.lines(for: suspended), notShown)
+    var waits = SuspendedTaskStacks.lines(for: suspended)
+    let threads = parkedThreads.withLock { $0 }
+    for wait in parked where wait.task != 0 {
+      guard let frames = threads[wait.id]?.frames else { continue }
+      waits[wait.task] = ParkedJobs.siteLines(frames, call: wait.kind)
+    }
+    return (waits, notShown)
   }
 }
 

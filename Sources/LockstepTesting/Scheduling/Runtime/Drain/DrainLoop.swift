@@ -31,6 +31,7 @@ extension DeterministicRun {
   nonisolated(nonsending) private func drainOnCallersThread() async -> DrainOutcome {
     switch drain(until: RealTime.now + Self.inlineBudget, holding: nil) {
     case .ended(let outcome): return outcome
+    case .retired: preconditionFailure("only a helper's turn ends before its run")
     case .paused(let pause):
       guard case .moveTo(let next) = DrainTable.move(after: pause, at: .callerThread) else {
         preconditionFailure("the drain table keeps no run on a caller's thread")
@@ -46,6 +47,7 @@ extension DeterministicRun {
       let lease = MainActorLease.held()
       switch drain(until: RealTime.now + Self.inlineBudget, holding: lease) {
       case .ended(let outcome): return outcome
+      case .retired: preconditionFailure("only a helper's turn ends before its run")
       case .paused(let pause):
         switch DrainTable.move(after: pause, at: .mainActor) {
         case .stay: continue
@@ -60,6 +62,19 @@ extension DeterministicRun {
   /// Drains the run on this thread, which Lockstep blocks (the drain thread, or a blocking
   /// caller's), starting at `place`, until it is over.
   func drainBlocking(from place: DrainPlace) -> DrainOutcome {
+    // Only a helper's turn ends before the run does.
+    drainOnThisThread(from: place) ?? .timedOut(state.withLock { $0.trace }, tasks: [])
+  }
+
+  /// Drains the run on a helper thread while a job of it is parked (``ParkedJobs``), until the
+  /// helper's turn ends — or the run does, which the helper then ends for its caller.
+  func drainAsHelper() {
+    drainerFields = Self.helperFields
+    if let outcome = drainOnThisThread(from: .thread) { endWhileParked(outcome) }
+  }
+
+  /// ``drainBlocking(from:)``; `nil` when this thread's turn ended first (a helper's).
+  private func drainOnThisThread(from place: DrainPlace) -> DrainOutcome? {
     var place = place
     while true {
       let stretch: DrainStretch
@@ -81,6 +96,7 @@ extension DeterministicRun {
       }
       switch stretch {
       case .ended(let outcome): return outcome
+      case .retired: return nil
       case .paused(let pause):
         switch DrainTable.move(after: pause, at: place) {
         case .stay, .yieldThenStay: continue

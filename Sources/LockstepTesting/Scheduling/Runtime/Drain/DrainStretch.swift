@@ -3,6 +3,8 @@
 enum DrainStretch {
   case ended(DrainOutcome)
   case paused(DrainPause)
+  /// This helper thread's turn ended: another thread drains the run now (``ParkedJobs``).
+  case retired
 }
 
 /// Why a drain paused between two jobs.

@@ -14,8 +14,9 @@ final class DrainThread: @unchecked Sendable {
 
   private struct State {
     var pending: [(run: DeterministicRun, done: @Sendable (DrainOutcome) -> Void)] = []
-    /// The run the serving thread drains now.
+    /// The run the serving thread drains now, and who waits for its outcome.
     var draining: DeterministicRun?
+    var delivery: Delivery?
     /// The serving thread's number: a thread whose number is not this one was given up.
     var generation = 0
     var started = false
@@ -48,17 +49,19 @@ final class DrainThread: @unchecked Sendable {
   }
 
   /// Gives up the serving thread if it drains `run` (its job blocks it for good) and starts a
-  /// fresh one for the runs after it; returns whether it did. The old thread, if its job ever
-  /// returns, finishes that run and stops.
+  /// fresh one for the runs after it; returns whether it did. The run's caller gets `outcome` now,
+  /// if there is one; otherwise the old thread, if its job ever returns, finishes that run and
+  /// hands its caller the outcome. Then it stops.
   @discardableResult
-  func replace(ifDraining run: DeterministicRun) -> Bool {
-    let next = state.withLock { state -> Int? in
+  func replace(ifDraining run: DeterministicRun, outcome: DrainOutcome? = nil) -> Bool {
+    let replaced = state.withLock { state -> (generation: Int, delivery: Delivery?)? in
       guard state.draining === run else { return nil }
       state.draining = nil
       state.generation += 1
-      return state.generation
+      return (state.generation, state.delivery)
     }
-    guard let next else { return false }
+    guard let (next, delivery) = replaced else { return false }
+    if let outcome { delivery?.deliver(outcome) }
     startThread(generation: next)
     // The old thread may have consumed no signal yet for what is pending: wake the new one.
     available.signal()
@@ -71,30 +74,47 @@ final class DrainThread: @unchecked Sendable {
       while true {
         available.wait()
         let next = state.withLock {
-          state -> (run: DeterministicRun, done: @Sendable (DrainOutcome) -> Void)?? in
+          state -> (run: DeterministicRun, delivery: Delivery)?? in
           guard state.generation == generation else { return .some(nil) }
           guard !state.pending.isEmpty else { return nil }
           let next = state.pending.removeFirst()
           state.draining = next.run
-          return next
+          state.delivery = Delivery(next.done)
+          return (next.run, state.delivery!)
         }
         guard let next else { continue }  // a spare signal
-        guard let next else {
+        guard let (run, delivery) = next else {
           available.signal()  // not this thread's any more: the signal is the new one's
           return
         }
-        let outcome = next.run.drainBlocking(from: .thread)
+        let outcome = run.drainBlocking(from: .thread)
         let current = state.withLock { state in
           if state.generation == generation { state.draining = nil }
           return state.generation == generation
         }
-        next.done(outcome)
+        delivery.deliver(outcome)
         if !current { return }
       }
     }
     thread.name = "Lockstep deterministic runs"
     thread.stackSize = 8 << 20
     thread.start()
+  }
+}
+
+/// Hands a run's outcome to its caller once: from the drain thread when the run ends there, or
+/// earlier, when the run ended on another thread while that one was blocked.
+private final class Delivery: Sendable {
+  private let done: Locked<(@Sendable (DrainOutcome) -> Void)?>
+
+  init(_ done: @escaping @Sendable (DrainOutcome) -> Void) { self.done = Locked(done) }
+
+  func deliver(_ outcome: DrainOutcome) {
+    let done = self.done.withLock { done in
+      defer { done = nil }
+      return done
+    }
+    done?(outcome)
   }
 }
 

@@ -27,6 +27,10 @@ struct RunClocks {
     lockstep_virtual_clocks_enter(previous)
   }
 
+  /// Moves the instant the run's threads read to `elapsed` nanoseconds of virtual time: a parked
+  /// job resumes at the run's now.
+  func set(elapsed: Int64) { storage.pointee.elapsed = elapsed }
+
   static func nanosecondsSince1970(_ date: Date) -> Int64 {
     let seconds = date.timeIntervalSince1970.rounded(.down)
     let nanoseconds = ((date.timeIntervalSince1970 - seconds) * 1e9).rounded()

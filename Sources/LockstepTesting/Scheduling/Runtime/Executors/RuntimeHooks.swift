@@ -71,6 +71,7 @@ enum RuntimeHooks {
     if !lockstep_executors_installed_before_main() { ExecutorAPI.installExecutors() }
     RunWatchdog.start()
     OutsideWorkTracking.install()
+    ParkedJobs.install()
     return nil
   }()
 

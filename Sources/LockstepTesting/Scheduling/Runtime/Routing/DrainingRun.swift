@@ -39,6 +39,14 @@ enum DrainingRun {
       return try body()
     }
 
+    /// Runs `body` with no run as this thread's run.
+    static func without<T>(_ body: () throws -> T) rethrows -> T {
+      let previous = pthread_getspecific(key)
+      pthread_setspecific(key, nil)
+      defer { pthread_setspecific(key, previous) }
+      return try body()
+    }
+
     static let isSupported = true
   #else
     static var current: DeterministicRun? { nil }
@@ -46,6 +54,7 @@ enum DrainingRun {
     static func with<T>(_ run: DeterministicRun, _ body: () throws -> T) rethrows -> T {
       try body()
     }
+    static func without<T>(_ body: () throws -> T) rethrows -> T { try body() }
     static let isSupported = false
   #endif
 }

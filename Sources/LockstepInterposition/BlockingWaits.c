@@ -1,0 +1,226 @@
+// The blocking waits of a deterministic run's jobs: `DispatchSemaphore.wait` and
+// `DispatchGroup.wait` reach libdispatch's exported `dispatch_semaphore_wait` and
+// `dispatch_group_wait`, and `DispatchSemaphore.signal` its `dispatch_semaphore_signal`. While one
+// of a run's jobs runs on the calling thread, a wait is offered to the run first, which parks the
+// job on this thread and goes on draining on another (see the Swift side, `ParkedJobs.swift`); a
+// signal a job sends while a job of its run is parked is told to the run before libdispatch sees
+// it, and the semaphores and groups a run's jobs create are told to the run (a wait on one is
+// durably blocked). Everywhere else the call goes on to libdispatch unchanged. Linux only, as
+// `DispatchCalls.c`.
+#if defined(__linux__)
+  #define _GNU_SOURCE
+  #include <time.h>
+#endif
+
+#include "LockstepInterposition.h"
+#include "NextDefinition.h"
+
+#if defined(__linux__)
+
+typedef long (*dispatch_wait_function)(void *object, uint64_t timeout);
+typedef long (*dispatch_signal_function)(void *semaphore);
+typedef void *(*semaphore_create_function)(long value);
+typedef void (*dispatch_function)(void *context);
+typedef void (*group_notify_f_function)(void *group, void *queue, void *context, dispatch_function work);
+typedef void *(*global_queue_function)(long identifier, unsigned long flags);
+typedef void (*dispatch_object_function)(void *object);
+
+static dispatch_wait_function next_semaphore_wait;
+static dispatch_wait_function next_group_wait;
+static dispatch_signal_function next_semaphore_signal;
+static semaphore_create_function next_semaphore_create;
+static group_notify_f_function next_group_notify_f;
+static global_queue_function next_global_queue;
+static dispatch_object_function next_retain;
+static dispatch_object_function next_release;
+static dispatch_object_function next_group_leave;
+typedef void *(*group_create_function)(void);
+static group_create_function next_group_create;
+static lockstep_created_object_observer created_observer;
+static lockstep_blocking_wait_observer wait_observer;
+static lockstep_semaphore_signal_observer signal_observer;
+/// How many jobs of runs are parked now: signals are told to a run only while one is.
+static long parked_jobs;
+
+/// Defined in `DispatchCalls.c`.
+int64_t lockstep_dispatch_time_remaining(uint64_t when);
+
+/// `wait` on `object` until `timeout`, in real time where the calling thread runs a run's job: the
+/// caller computed the deadline on the run's virtual clocks, and libdispatch would turn it into a
+/// deadline of the virtual wall clock for the kernel, which compares it with the real one — so the
+/// wait would expire at once. The wait gets the same time from now on the real clocks.
+static long wait_in_real_time(dispatch_wait_function wait, void *object, uint64_t timeout) {
+  if (timeout == 0 || timeout == ~0ull) return wait(object, timeout);
+  int64_t remaining = lockstep_dispatch_time_remaining(timeout);
+  lockstep_virtual_clocks *clocks = lockstep_virtual_clocks_enter(NULL);
+  int64_t now = lockstep_real_clock_nanoseconds(CLOCK_MONOTONIC);
+  // An uptime deadline: the monotonic clock's nanoseconds.
+  long result = wait(object, now > 0 ? (uint64_t)(now + remaining) : timeout);
+  lockstep_virtual_clocks_enter(clocks);
+  return result;
+}
+
+/// A wait of `kind` on `object`: offered to the run whose job runs on the calling thread, if any.
+static long blocking_wait(dispatch_wait_function next, void *object, uint64_t timeout, int kind) {
+  void *run = lockstep_main_queue_current_run();
+  if (__builtin_expect(run == NULL, 1)) return next(object, timeout);
+  lockstep_blocking_wait_observer observer = __atomic_load_n(&wait_observer, __ATOMIC_ACQUIRE);
+  if (observer != NULL && timeout != 0) {
+    long result = observer(run, object, kind, lockstep_dispatch_time_remaining(timeout));
+    if (result >= 0) return result;
+  }
+  return wait_in_real_time(next, object, timeout);
+}
+
+long dispatch_semaphore_wait(void *semaphore, uint64_t timeout) {
+  dispatch_wait_function next = (dispatch_wait_function)lockstep_next_definition(
+    (void **)&next_semaphore_wait, "dispatch_semaphore_wait");
+  return blocking_wait(next, semaphore, timeout, lockstep_blocking_wait_semaphore);
+}
+
+long dispatch_group_wait(void *group, uint64_t timeout) {
+  dispatch_wait_function next =
+    (dispatch_wait_function)lockstep_next_definition((void **)&next_group_wait, "dispatch_group_wait");
+  return blocking_wait(next, group, timeout, lockstep_blocking_wait_group);
+}
+
+/// Tells the run of the calling thread's job or outside work, if a job is parked anywhere, that
+/// `object` was signalled (a semaphore) or left (a group).
+static void tell_run(void *object, int kind) {
+  if (__builtin_expect(__atomic_load_n(&parked_jobs, __ATOMIC_ACQUIRE) == 0, 1)) return;
+  void *run = lockstep_main_queue_current_run();
+  void *token = run == NULL ? lockstep_outside_work_current() : NULL;
+  lockstep_semaphore_signal_observer observer = __atomic_load_n(&signal_observer, __ATOMIC_ACQUIRE);
+  if ((run != NULL || token != NULL) && observer != NULL) observer(run, token, object, kind);
+}
+
+long dispatch_semaphore_signal(void *semaphore) {
+  // Before libdispatch wakes a waiter: the run knows which parked job resumes next.
+  tell_run(semaphore, lockstep_blocking_wait_semaphore);
+  return lockstep_semaphore_signal_now(semaphore);
+}
+
+/// Tells the run of the calling thread's job or outside work that it created `object`: a wait on
+/// it is durably blocked, as a wait on anything else is not.
+static void *tell_created(void *object) {
+  if (object == NULL) return object;
+  void *run = lockstep_main_queue_current_run();
+  void *token = run == NULL ? lockstep_outside_work_current() : NULL;
+  if (__builtin_expect(run == NULL && token == NULL, 1)) return object;
+  lockstep_created_object_observer observer = __atomic_load_n(&created_observer, __ATOMIC_ACQUIRE);
+  if (observer != NULL) observer(run, token, object);
+  return object;
+}
+
+void *dispatch_semaphore_create(long value) {
+  semaphore_create_function create = (semaphore_create_function)lockstep_next_definition(
+    (void **)&next_semaphore_create, "dispatch_semaphore_create");
+  return tell_created(create(value));
+}
+
+void *dispatch_group_create(void) {
+  group_create_function create = (group_create_function)lockstep_next_definition(
+    (void **)&next_group_create, "dispatch_group_create");
+  return tell_created(create());
+}
+
+void dispatch_group_leave(void *group) {
+  dispatch_object_function next =
+    (dispatch_object_function)lockstep_next_definition((void **)&next_group_leave, "dispatch_group_leave");
+  next(group);
+  // After: the run asks whether the group is empty now.
+  tell_run(group, lockstep_blocking_wait_group);
+}
+
+long lockstep_semaphore_wait_now(void *semaphore, bool forever) {
+  dispatch_wait_function next = (dispatch_wait_function)lockstep_next_definition(
+    (void **)&next_semaphore_wait, "dispatch_semaphore_wait");
+  return next(semaphore, forever ? ~0ull : 0);
+}
+
+long lockstep_group_wait_now(void *group) {
+  dispatch_wait_function next =
+    (dispatch_wait_function)lockstep_next_definition((void **)&next_group_wait, "dispatch_group_wait");
+  return next(group, 0);
+}
+
+long lockstep_semaphore_signal_now(void *semaphore) {
+  dispatch_signal_function next = (dispatch_signal_function)lockstep_next_definition(
+    (void **)&next_semaphore_signal, "dispatch_semaphore_signal");
+  return next(semaphore);
+}
+
+static void signal_and_release(void *semaphore) {
+  lockstep_semaphore_signal_now(semaphore);
+  dispatch_object_function release =
+    (dispatch_object_function)lockstep_next_definition((void **)&next_release, "dispatch_release");
+  release(semaphore);
+}
+
+void *lockstep_group_empty_semaphore(void *group) {
+  semaphore_create_function create = (semaphore_create_function)lockstep_next_definition(
+    (void **)&next_semaphore_create, "dispatch_semaphore_create");
+  group_notify_f_function notify = (group_notify_f_function)lockstep_next_definition(
+    (void **)&next_group_notify_f, "dispatch_group_notify_f");
+  global_queue_function global = (global_queue_function)lockstep_next_definition(
+    (void **)&next_global_queue, "dispatch_get_global_queue");
+  dispatch_object_function retain =
+    (dispatch_object_function)lockstep_next_definition((void **)&next_retain, "dispatch_retain");
+  if (create == NULL || notify == NULL || global == NULL || retain == NULL) return NULL;
+  void *semaphore = create(0);
+  if (semaphore == NULL) return NULL;
+  retain(semaphore);  // the notification's, released once it signalled
+  notify(group, global(0, 0), semaphore, signal_and_release);
+  return semaphore;
+}
+
+void lockstep_semaphore_release(void *semaphore) {
+  dispatch_object_function release =
+    (dispatch_object_function)lockstep_next_definition((void **)&next_release, "dispatch_release");
+  release(semaphore);
+}
+
+void lockstep_blocking_waits_set_observer(
+  lockstep_blocking_wait_observer wait, lockstep_semaphore_signal_observer signal,
+  lockstep_created_object_observer created)
+{
+  __atomic_store_n(&created_observer, created, __ATOMIC_RELEASE);
+  __atomic_store_n(&signal_observer, signal, __ATOMIC_RELEASE);
+  __atomic_store_n(&wait_observer, wait, __ATOMIC_RELEASE);
+}
+
+void lockstep_blocking_waits_parked(long change) {
+  __atomic_add_fetch(&parked_jobs, change, __ATOMIC_ACQ_REL);
+}
+
+#else
+
+long lockstep_semaphore_wait_now(void *semaphore, bool forever) {
+  (void)semaphore;
+  (void)forever;
+  return 1;
+}
+long lockstep_group_wait_now(void *group) {
+  (void)group;
+  return 1;
+}
+long lockstep_semaphore_signal_now(void *semaphore) {
+  (void)semaphore;
+  return 0;
+}
+void *lockstep_group_empty_semaphore(void *group) {
+  (void)group;
+  return NULL;
+}
+void lockstep_semaphore_release(void *semaphore) { (void)semaphore; }
+void lockstep_blocking_waits_set_observer(
+  lockstep_blocking_wait_observer wait, lockstep_semaphore_signal_observer signal,
+  lockstep_created_object_observer created)
+{
+  (void)wait;
+  (void)signal;
+  (void)created;
+}
+void lockstep_blocking_waits_parked(long change) { (void)change; }
+
+#endif

@@ -1,0 +1,150 @@
+/// The jobs of a run stopped mid-way in a blocking wait — a `DispatchSemaphore`'s or a
+/// `DispatchGroup`'s — each parked on its own thread while the run goes on draining on another
+/// (the shell: `ParkedJobs.swift`). Pure: it decides which parked job resumes, and when.
+///
+/// A wait is woken by the run when a job of the run signals its semaphore or its deadline passes in
+/// virtual time; its thread then comes back from the real wait, and the job resumes before any
+/// ready job, so the order is the same in every run of a seed. A signal from outside work brings
+/// the thread back without the run knowing beforehand: the job resumes at the next step.
+struct ParkedWaits {
+  /// What a parked job waits on.
+  enum Kind: Sendable, Equatable {
+    case semaphore, group
+
+    /// The call, as a report names it.
+    var call: String {
+      switch self {
+      case .semaphore: "DispatchSemaphore.wait()"
+      case .group: "DispatchGroup.wait()"
+      }
+    }
+  }
+
+  /// Where a parked wait is.
+  enum Phase: Equatable {
+    /// Its thread blocks in the real wait.
+    case waiting
+    /// The run signalled its semaphore or its deadline passed: its thread is on its way back.
+    case woken
+    /// Its thread is back, ready to resume the job when the run hands it its turn.
+    case returned
+  }
+
+  struct Wait: Equatable {
+    let id: UInt64
+    let kind: Kind
+    /// The semaphore or group, by address.
+    let object: UInt
+    /// The task whose job parked (0: a job of no task, an actor's).
+    let task: Int
+    /// The step during which it parked.
+    let step: Int
+    /// Whether the run created its semaphore or group: only then is the wait durably blocked —
+    /// nothing outside the run is expected to end it — and virtual time may move past it.
+    let isDurable: Bool
+    /// Whether its thread holds the main actor: no main-actor job runs until it resumes.
+    let holdsMainActor: Bool
+    var phase = Phase.waiting
+    /// Whether its deadline passed in virtual time before a signal came: it returns timed out.
+    var timedOut = false
+    /// The virtual-time timer of its deadline, if it has one.
+    var timer: UInt64?
+  }
+
+  /// Oldest first.
+  private(set) var waits: [Wait] = []
+  private var lastID: UInt64 = 0
+  /// The semaphores and groups the run's jobs and outside work created, by address.
+  private var created: Set<UInt> = []
+
+  var isEmpty: Bool { waits.isEmpty }
+
+  /// Whether a job waits on a semaphore or group from outside the run: a thread the run does not
+  /// see may end the wait, so virtual time stands still and no deadlock is declared, as for outside
+  /// work.
+  var holdsTime: Bool { waits.contains { !$0.isDurable && $0.phase == .waiting } }
+
+  /// Whether a parked thread holds the main actor: the run's main-actor jobs wait until it
+  /// resumes, as on a main thread blocked in the same wait.
+  var holdsMainActor: Bool { waits.contains { $0.holdsMainActor } }
+
+  /// The run created `object`, a semaphore or a group; at most ``createdLimit`` are remembered.
+  mutating func noteCreated(_ object: UInt) {
+    if created.count < Self.createdLimit { created.insert(object) }
+  }
+
+  static var createdLimit: Int { 4096 }
+
+  /// Whether the run woke a wait whose thread is not back yet: the run waits for it first.
+  var hasWokenWait: Bool { waits.contains { $0.phase == .woken } }
+
+  /// A job of task `task` parks in a wait of `kind` on `object` during step `step`, its thread
+  /// holding the main actor or not; its id.
+  mutating func park(
+    _ kind: Kind, on object: UInt, task: Int, step: Int, holdsMainActor: Bool = false
+  ) -> UInt64 {
+    lastID += 1
+    waits.append(
+      Wait(
+        id: lastID, kind: kind, object: object, task: task, step: step,
+        isDurable: created.contains(object), holdsMainActor: holdsMainActor))
+    return lastID
+  }
+
+  mutating func setTimer(_ timer: UInt64, of id: UInt64) {
+    guard let index = index(of: id) else { return }
+    waits[index].timer = timer
+  }
+
+  /// A job of the run signalled semaphore `object`: the oldest wait on it still waiting is woken,
+  /// as libdispatch wakes one waiter. Returns whether one was.
+  mutating func signal(_ object: UInt) -> Bool {
+    guard let index = waits.firstIndex(where: { $0.object == object && $0.phase == .waiting }) else {
+      return false
+    }
+    waits[index].phase = .woken
+    return true
+  }
+
+  /// The deadline of wait `id` passed in virtual time. Returns whether it was still waiting: the
+  /// shell then wakes its thread, which returns timed out.
+  mutating func timeOut(_ id: UInt64) -> Bool {
+    guard let index = index(of: id), waits[index].phase == .waiting else { return false }
+    waits[index].phase = .woken
+    waits[index].timedOut = true
+    waits[index].timer = nil
+    return true
+  }
+
+  /// The thread of wait `id` came back from its real wait. When the run had woken another wait on
+  /// the same semaphore and the kernel woke this thread instead, this one takes the other's turn.
+  /// Returns whether it timed out, and the timer to remove, if any.
+  mutating func returned(_ id: UInt64) -> (timedOut: Bool, timer: UInt64?) {
+    guard let index = index(of: id) else { return (false, nil) }
+    if waits[index].phase == .waiting,
+      let other = waits.firstIndex(where: {
+        $0.object == waits[index].object && $0.phase == .woken && !$0.timedOut
+      })
+    {
+      waits[other].phase = .waiting
+    }
+    waits[index].phase = .returned
+    let timer = waits[index].timedOut ? nil : waits[index].timer
+    waits[index].timer = nil
+    return (waits[index].timedOut, timer)
+  }
+
+  /// Takes the oldest wait whose thread is back: its job resumes now.
+  mutating func takeReturned() -> Wait? {
+    guard let index = waits.firstIndex(where: { $0.phase == .returned }) else { return nil }
+    return waits.remove(at: index)
+  }
+
+  /// Removes every wait (the run is over); returns their ids.
+  mutating func removeAll() -> [UInt64] {
+    defer { waits.removeAll() }
+    return waits.map(\.id)
+  }
+
+  private func index(of id: UInt64) -> Int? { waits.firstIndex { $0.id == id } }
+}

@@ -1,0 +1,269 @@
+import Foundation
+import LockstepInterposition
+
+/// A job that blocks its thread in a wait — `DispatchSemaphore.wait`, `DispatchGroup.wait` — parks
+/// there while the run goes on draining on another thread, one thread running at a time (a baton,
+/// as in Rust's shuttle): a task of the run can then signal the semaphore the job waits on, which
+/// on the run's only thread would be a deadlock. `BlockingWaits.c` offers each wait of a run's job
+/// to the run (Linux); ``ParkedWaits`` decides when the job resumes.
+///
+/// - The parked thread hands the turn to the thread that resumed it earlier, if one waits for it
+///   back, otherwise to a new helper thread, which drains the run from there.
+/// - When the run resumes the job (``RunState/Step/resume(_:)``), the drain hands the turn to the
+///   parked thread and waits: for the job to park again, or to return. A job that returns on a
+///   helper hands the turn back and the helper ends; on the thread whose drain carries the run to
+///   its caller, that thread drains on and the waiting helper ends (``BatonSlot/Message``).
+/// - A run that ends with jobs parked (a deadlock: a wait nothing in the run can end) releases
+///   their threads, whose waits return as if timed out; when the thread that carries the run to
+///   its caller was parked, that thread returns the outcome once its job returns.
+///
+/// A parked thread that holds the main actor (a run drained on the main actor runs every job
+/// there) keeps it: the run's main-actor jobs wait until it resumes, as on a blocked main thread.
+extension DeterministicRun {
+  /// Parks the running job on this thread in a wait of `kind` on `object`, for `timeout` of the
+  /// run's time (`nil`: forever). Returns the wait's result (0, or 1 when it timed out), or `nil`
+  /// when the run does not take the wait and the caller waits as before.
+  func park(_ kind: ParkedWaits.Kind, on object: UnsafeMutableRawPointer, timeout: Duration?) -> Int? {
+    guard isInJob else { return nil }
+    let waitOn: UnsafeMutableRawPointer
+    switch kind {
+    case .semaphore:
+      if lockstep_semaphore_wait_now(object, false) == 0 { return 0 }
+      waitOn = object
+    case .group:
+      if lockstep_group_wait_now(object) == 0 { return 0 }
+      guard let semaphore = lockstep_group_empty_semaphore(object) else { return nil }
+      waitOn = semaphore
+    }
+    if timeout == .zero {
+      if kind == .group { lockstep_semaphore_release(waitOn) }
+      return 1
+    }
+    let thread = ParkedThread(waitOn: waitOn, frames: Thread.callStackReturnAddresses.map { $0.uintValue })
+    guard
+      let id = state.withLock({ state in
+        state.park(
+          kind, on: UInt(bitPattern: object), timeout: timeout, holdsMainActor: MainActorAccess.isHeldHere
+        ) { id in
+          { [weak self] in self?.timeOutParked(id) }
+        }
+      })
+    else {
+      if kind == .group { lockstep_semaphore_release(waitOn) }
+      return nil
+    }
+    lockstep_blocking_waits_parked(1)
+    defer { lockstep_blocking_waits_parked(-1) }
+    parkedThreads.withLock { $0[id] = thread }
+    var fields = drainerFields
+    // The turn goes to the thread that resumed this job earlier, or to a new helper.
+    if let resumer = fields.resumer {
+      fields.resumer = nil
+      resumer.hand(.drainOn)
+    } else {
+      ParkedJobs.startHelper(for: self)
+    }
+    let (timedOut, message) = ParkedJobs.outsideRun { () -> (Bool, BatonSlot.Message) in
+      _ = lockstep_semaphore_wait_now(waitOn, true)
+      if kind == .group { lockstep_semaphore_release(waitOn) }
+      let (timedOut, wake, _) = state.withLock { $0.parkedReturned(id) }
+      if wake { signalWakeup() }
+      return (timedOut, thread.slot.wait())
+    }
+    drainerFields = fields
+    switch message {
+    case .resume(let resumer):
+      drainerFields.resumer = resumer
+      return timedOut ? 1 : 0
+    case .runOver:
+      // The run ended (a deadlock) with this job parked: the wait ends as if it timed out, and the
+      // job's task stops at its next await (it is quarantined).
+      return 1
+    case .drainOn, .retire:
+      preconditionFailure("a parked thread is handed only its turn or the run's end")
+    }
+  }
+
+  /// Wakes every parked thread still in its wait, the run being over: each then waits for its
+  /// turn to go on without the run (``handOnRunOver()``), and returns from the wait as if it timed
+  /// out. `waits` are the run's parked waits as the run ended.
+  func releaseParkedThreads(_ waits: [ParkedWaits.Wait]) {
+    guard !waits.isEmpty else { return }
+    let threads = parkedThreads.withLock { $0 }
+    for wait in waits where wait.phase == .waiting {
+      if let thread = threads[wait.id] { _ = lockstep_semaphore_signal_now(thread.waitOn) }
+    }
+  }
+
+  /// Hands the turn to one parked thread of the run, which is over: it finishes its job (its task
+  /// stops at its next await) and its stretch, then hands the turn on in turn, so that the run's
+  /// threads still touch its state one at a time. Called by the thread whose stretch ended the run,
+  /// last.
+  func handOnRunOver() {
+    guard let next = parkedThreads.withLock({ $0.popFirst()?.value }) else { return }
+    next.slot.hand(.runOver)
+  }
+
+  /// A job of the run (`byJob`) or its outside work signals a semaphore, or leaves a `group`: a job
+  /// parked on it resumes next, once its thread is back.
+  func signalled(_ object: UnsafeMutableRawPointer, group: Bool, byJob: Bool) {
+    if byJob && !isInJob { return }
+    if group && lockstep_group_wait_now(object) != 0 { return }
+    state.withLock { $0.signalParked(UInt(bitPattern: object), all: group) }
+  }
+
+  /// The deadline of parked wait `id` passed in the run's time: its thread is woken, and the wait
+  /// returns timed out.
+  private func timeOutParked(_ id: UInt64) {
+    guard state.withLock({ $0.timeOutParked(id) }),
+      let thread = parkedThreads.withLock({ $0[id] })
+    else { return }
+    _ = lockstep_semaphore_signal_now(thread.waitOn)
+  }
+
+  /// Hands the turn to the parked job of `wait`, whose thread is back from its wait, and waits for
+  /// it back. Returns why this thread stops draining, if it does. Drain thread only.
+  func resume(_ wait: ParkedWaits.Wait) -> Stop? {
+    guard let thread = parkedThreads.withLock({ $0.removeValue(forKey: wait.id) }) else { return nil }
+    let slot = BatonSlot()
+    let fields = drainerFields
+    // The parked job reads the run's clocks at the instant it resumes.
+    clocks?.set(elapsed: state.withLock { $0.nowNanoseconds })
+    thread.slot.hand(.resume(slot))
+    // Retired, this thread no longer touches the run: the resumed thread drains it now.
+    if case .retire = slot.wait() { return .retired }
+    drainerFields = fields
+    return nil
+  }
+
+  /// Ends the run that a helper drained to its end while the thread that carries the run to its
+  /// caller is parked: that thread, released from its wait when the run was quarantined, returns
+  /// `outcome` to the caller once its job does; the drain thread's caller gets it at once. The run
+  /// lock is handed on now.
+  func endWhileParked(_ outcome: DrainOutcome) {
+    DrainThread.shared.replace(ifDraining: self, outcome: outcome)
+    lockHolding?.release()
+  }
+}
+
+/// Starts the helper threads that drain a run while a job of it is parked.
+enum ParkedJobs {
+  /// Starts a thread that drains `run` from here, until its turn ends or the run does.
+  static func startHelper(for run: DeterministicRun) {
+    // Lockstep's own thread, not work of the run: the stand-ins must not see it start as such.
+    outsideRun {
+      let thread = Thread { run.drainAsHelper() }
+      thread.name = "Lockstep parked-job helper"
+      thread.stackSize = 8 << 20
+      thread.start()
+    }
+  }
+
+  /// Runs `body` on a thread of a run as on a thread outside it: what it does (a thread it
+  /// starts, a semaphore it signals) is Lockstep's own, not the run's, and this thread is not the
+  /// run's drain thread meanwhile.
+  static func outsideRun<T>(_ body: () -> T) -> T {
+    let mainQueue = lockstep_main_queue_enter(nil)
+    let outside = lockstep_outside_work_enter(nil)
+    defer {
+      lockstep_outside_work_enter(outside)
+      lockstep_main_queue_enter(mainQueue)
+    }
+    return DrainingRun.without(body)
+  }
+
+  /// The report lines of a job parked in `call` with its thread's stack at `frames` (return
+  /// addresses): where the code under test called it, and its callers.
+  static func siteLines(_ frames: [UInt], call: ParkedWaits.Kind) -> [String] {
+    let symbolicated = CodeSymbols.frames(at: frames, as: .returnAddress) ?? []
+    let shown = symbolicated.joined().filter { frame in
+      frame.hasLocation && !frame.isLibrary && !frame.rawName.hasPrefix("$s15LockstepTesting")
+        && !frame.image.contains("ispatch")
+    }.prefix(3)
+    guard let first = shown.first else { return ["blocks in \(call.call)"] }
+    return ["blocks in \(call.call) at \(first.text)"] + shown.dropFirst().map { "called from \($0.text)" }
+  }
+
+  /// Takes the stand-ins' blocking waits and signals; called once, with the runtime hooks.
+  static func install() {
+    guard MainQueueHandOff.isInEffect else { return }
+    lockstep_blocking_waits_set_observer(
+      { run, object, kind, timeout in
+        guard let run, let object else { return -1 }
+        let owner = Unmanaged<DeterministicRun>.fromOpaque(run).takeUnretainedValue()
+        let result = owner.park(
+          kind == Int32(lockstep_blocking_wait_group) ? .group : .semaphore, on: object,
+          timeout: timeout < 0 ? nil : .nanoseconds(timeout))
+        return result ?? -1
+      },
+      { run, token, object, kind in
+        guard let object else { return }
+        let group = kind == Int32(lockstep_blocking_wait_group)
+        if let run {
+          Unmanaged<DeterministicRun>.fromOpaque(run).takeUnretainedValue().signalled(
+            object, group: group, byJob: true)
+        } else if let token {
+          Unmanaged<OutsideWorkTracking.Token>.fromOpaque(token).takeUnretainedValue().run?
+            .signalled(object, group: group, byJob: false)
+        }
+      },
+      { run, token, object in
+        guard let object else { return }
+        let owner =
+          run.map { Unmanaged<DeterministicRun>.fromOpaque($0).takeUnretainedValue() }
+          ?? token.flatMap { Unmanaged<OutsideWorkTracking.Token>.fromOpaque($0).takeUnretainedValue().run }
+        owner?.state.withLock { $0.noteCreatedWaitObject(UInt(bitPattern: object)) }
+      })
+  }
+}
+
+/// The thread of a parked job: what it waits on, where, and the slot it is handed its turn on.
+final class ParkedThread: Sendable {
+  /// The semaphore its thread waits on (a group's waiter waits on one the group signals).
+  nonisolated(unsafe) let waitOn: UnsafeMutableRawPointer
+  /// The return addresses of its stack when it parked, for reports.
+  let frames: [UInt]
+  let slot = BatonSlot()
+
+  init(waitOn: UnsafeMutableRawPointer, frames: [UInt]) {
+    self.waitOn = waitOn
+    self.frames = frames
+  }
+}
+
+/// Where a thread of a run waits for its turn, and what it is told when it gets it.
+final class BatonSlot: Sendable {
+  enum Message: Sendable {
+    /// Resume the parked job; hand the turn back to this slot after.
+    case resume(BatonSlot)
+    /// The job this thread resumed parked again, or returned on a helper: drain on.
+    case drainOn
+    /// The job this thread resumed returned on the thread that carries the run: this helper's
+    /// turn is over.
+    case retire
+    /// The run is over: go on without it.
+    case runOver
+  }
+
+  /// The messages not taken yet, oldest first. Guarded by `condition`; not a Dispatch semaphore,
+  /// whose waits and signals would reach the stand-ins of `BlockingWaits.c`.
+  nonisolated(unsafe) private var messages: [Message] = []
+  private let condition = NSCondition()
+
+  /// Gives this slot's thread the turn, with `message`.
+  func hand(_ message: Message) {
+    condition.lock()
+    messages.append(message)
+    condition.signal()
+    condition.unlock()
+  }
+
+  /// Waits for the turn; what came with it.
+  func wait() -> Message {
+    condition.lock()
+    while messages.isEmpty { condition.wait() }
+    let message = messages.removeFirst()
+    condition.unlock()
+    return message
+  }
+}

@@ -1,0 +1,181 @@
+import Dispatch
+import Foundation
+import LockstepTestSupport
+import Synchronization
+import Testing
+
+@testable import LockstepTesting
+
+/// Legacy code that bridges a callback with a semaphore: the callback comes from a task.
+private func bridgedAnswer(after delay: Duration?) -> Int {
+  let answered = DispatchSemaphore(value: 0)
+  let answer = Atomic(0)
+  Task {
+    if let delay { try? await Task.sleep(for: delay) }
+    answer.store(42, ordering: .sequentiallyConsistent)
+    answered.signal()
+  }
+  answered.wait()
+  return answer.load(ordering: .sequentiallyConsistent)
+}
+
+private final class Counter: Sendable {
+  let value = Atomic(0)
+}
+
+/// The virtual time of the run's last step.
+private func lastStepTime(_ trace: SchedulerTrace) -> Duration { trace.steps.last?.time ?? .zero }
+
+/// A job that blocks its thread in `DispatchSemaphore.wait` or `DispatchGroup.wait` is parked there
+/// while the run goes on on another thread (Linux, where the Dispatch stand-ins are in effect).
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)), .enabled(if: MainQueueHandOff.isInEffect))
+struct ParkedJobsTests {
+  /// On the run's only thread, the wait would keep the task that signals from ever running.
+  @Test(.timeLimit(.minutes(SuiteTimeLimit.minutes)), arguments: [nil, 1, 2, 3] as [UInt64?])
+  func aSemaphoreBridgeSignalledByATaskOfTheRunReturns(seed: UInt64?) async throws {
+    let outcome = try await runDeterministically(seed: seed, timeout: .seconds(10)) {
+      bridgedAnswer(after: nil)
+    }
+    #expect(outcome.value == 42)
+  }
+
+  /// A parked job is durably blocked, as Go's `synctest` says: virtual time moves to the sleep of
+  /// the task that will signal it.
+  @Test(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
+  func virtualTimeMovesWhileAJobIsParked() async throws {
+    let outcome = try await runDeterministically(timeout: .seconds(10)) {
+      bridgedAnswer(after: .seconds(5))
+    }
+    #expect(outcome.value == 42)
+    #expect(lastStepTime(outcome.trace) == .seconds(5))
+  }
+
+  /// The wait's timeout passes in the run's time: a 5-second timeout costs no real time.
+  @Test(.timeLimit(.minutes(SuiteTimeLimit.minutes)), arguments: [false, true])
+  func aWaitsTimeoutPassesInVirtualTime(group: Bool) async throws {
+    let outcome = try await runDeterministically(timeout: .seconds(10)) {
+      if group {
+        let work = DispatchGroup()
+        work.enter()  // never left
+        return work.wait(timeout: .now() + 5) == .timedOut
+      }
+      return DispatchSemaphore(value: 0).wait(timeout: .now() + 5) == .timedOut
+    }
+    #expect(outcome.value)
+    #expect(lastStepTime(outcome.trace) == .seconds(5))
+  }
+
+  /// A group a task of the run leaves ends the wait of the job that waits for it.
+  @Test(.timeLimit(.minutes(SuiteTimeLimit.minutes)), arguments: [nil, 7] as [UInt64?])
+  func aGroupLeftByATaskOfTheRunEndsTheWait(seed: UInt64?) async throws {
+    let outcome = try await runDeterministically(seed: seed, timeout: .seconds(10)) {
+      let work = DispatchGroup()
+      let done = Counter()
+      for _ in 0..<2 {
+        work.enter()
+        Task {
+          try? await Task.sleep(for: .seconds(1))
+          done.value.add(1, ordering: .sequentiallyConsistent)
+          work.leave()
+        }
+      }
+      return work.wait(timeout: .now() + 30) == .success
+        ? done.value.load(ordering: .sequentiallyConsistent) : -1
+    }
+    #expect(outcome.value == 2)
+  }
+
+  /// Two tasks each bridge a callback; which resumes when is the run's choice: the same seed gives
+  /// the same schedule.
+  @Test(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
+  func parkedJobsResumeInTheSameOrderForTheSameSeed() async throws {
+    func schedule(seed: UInt64) async throws -> [Int?] {
+      let outcome = try await runDeterministically(seed: seed, timeout: .seconds(10)) {
+        async let first = Task { bridgedAnswer(after: .milliseconds(10)) }.value
+        async let second = Task { bridgedAnswer(after: .milliseconds(10)) }.value
+        return await first + second
+      }
+      #expect(outcome.value == 84)
+      return outcome.trace.steps.map(\.task)
+    }
+    for seed: UInt64 in [1, 2, 3] {
+      let once = try await schedule(seed: seed)
+      #expect(try await schedule(seed: seed) == once, "seed \(seed)")
+    }
+  }
+
+  /// A wait nothing in the run can end is a deadlock: reported at once, naming the wait and where
+  /// the code under test called it, and the wait returns so that the test goes on.
+  @Test(.timeLimit(.minutes(SuiteTimeLimit.minutes)), arguments: [Duration.zero, .milliseconds(1)])
+  func aWaitNothingCanEndIsReportedAsADeadlockNamingIt(gracePeriod: Duration) async throws {
+    let (error, issues) = await collectingIssues { () async -> (any Error)? in
+      do {
+        try await withDeterministicScheduling(timeout: .seconds(10), gracePeriod: gracePeriod) {
+          let never = DispatchSemaphore(value: 0)
+          never.wait()
+        }
+        return nil
+      } catch {
+        return error
+      }
+    }
+    let deadlock = try #require(error as? DeterministicDeadlock)
+    let text = "\(deadlock)"
+    #expect(text.contains("waiting for DispatchSemaphore.wait() to return"), "\(text)")
+    #expect(text.contains("blocks in DispatchSemaphore.wait() at"), "\(text)")
+    #expect(text.contains("ParkedJobsTests.swift:\(#line - 13)"), "\(text)")
+    #expect(issues.isEmpty, "\(issues)")
+  }
+
+  /// A callback answered on a global queue, waited for with a semaphore: outside work signals the
+  /// parked job, which resumes before virtual time moves.
+  @Test(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
+  func aSemaphoreSignalledByOutsideWorkResumesBeforeTimeMoves() async throws {
+    let outcome = try await runDeterministically(timeout: .seconds(10)) {
+      let answered = DispatchSemaphore(value: 0)
+      Task { try? await Task.sleep(for: .seconds(1)) }
+      DispatchQueue.global().async {
+        usleep(20_000)  // the outside work's own latency, as real I/O has: not a wait of the test
+        answered.signal()
+      }
+      return answered.wait(timeout: .now() + 30) == .success
+    }
+    #expect(outcome.value, "the wait timed out")
+    // The body (task 1) resumed before the other task's sleep moved virtual time.
+    #expect(outcome.trace.steps.filter { $0.task == 1 }.allSatisfy { $0.time == .zero })
+  }
+}
+
+/// A run drained on the main actor runs every job there: a job parked on the main thread keeps the
+/// main actor, as a blocked main thread does.
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)), .enabled(if: MainQueueHandOff.isInEffect))
+struct ParkedMainActorJobsTests {
+  /// The task that signals runs on another thread while the main thread waits.
+  @MainActor @Test(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
+  func aBridgeInAMainActorTestIsSignalledByANonisolatedTask() async throws {
+    let value = try await withDeterministicScheduling(timeout: .seconds(10)) {
+      bridgedAnswer(after: .seconds(1))
+    }
+    #expect(value == 42)
+  }
+
+  /// Main-actor work cannot run while the main thread waits for it: a deadlock in the app too,
+  /// reported with the wait.
+  @MainActor @Test(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
+  func aMainThreadWaitingForMainActorWorkIsADeadlock() async throws {
+    let error = await { () async -> (any Error)? in
+      do {
+        try await withDeterministicScheduling(timeout: .seconds(10)) { @MainActor in
+          let answered = DispatchSemaphore(value: 0)
+          Task { @MainActor in answered.signal() }
+          answered.wait()
+        }
+        return nil
+      } catch {
+        return error
+      }
+    }()
+    let deadlock = try #require(error as? DeterministicDeadlock)
+    #expect("\(deadlock)".contains("waiting for DispatchSemaphore.wait() to return"), "\(deadlock)")
+  }
+}
