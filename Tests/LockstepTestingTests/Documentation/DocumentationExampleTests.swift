@@ -599,6 +599,28 @@ private final class ShelfModel {
   }
 }
 
+/// A loader with a callback API: it calls back from a task of its own.
+private final class ProfileLoader: Sendable {
+  func load(completion: @escaping @Sendable (String) -> Void) {
+    Task {
+      try? await Task.sleep(for: .milliseconds(30))  // the loader's latency, in virtual time
+      completion("Ada")
+    }
+  }
+}
+
+/// Legacy synchronous code over the loader, bridged with a semaphore.
+private func loadNameSync(_ loader: ProfileLoader) -> String {
+  let done = DispatchSemaphore(value: 0)
+  nonisolated(unsafe) var name = ""  // written before `signal()`, read after `wait()`
+  loader.load { loaded in  // called back from a task of the run
+    name = loaded
+    done.signal()
+  }
+  done.wait()  // parked: the loader's task runs meanwhile
+  return name
+}
+
 /// A summary that is not Sendable.
 private final class Summary {
   var lines: [String] = []
@@ -641,6 +663,13 @@ struct WhichWorkRunsNextExamples {
     }
     #expect(summary.lines.count == 3)
   }
+
+  #if os(Linux)  // where a blocking wait is parked (Platforms.md)
+    @Test func theSynchronousBridgeReturnsTheName() async throws {
+      let name = try await withDeterministicScheduling { loadNameSync(ProfileLoader()) }
+      #expect(name == "Ada")
+    }
+  #endif
 
   @Test func sleepsTakeNoRealTime() async throws {
     let outcome = try await runDeterministically { () async throws -> String in

@@ -23,6 +23,11 @@ private final class Counter: Sendable {
   let value = Atomic(0)
 }
 
+/// An actor whose method blocks in a wait nothing ends.
+private actor Stuck {
+  func waitForever() { DispatchSemaphore(value: 0).wait() }
+}
+
 /// The virtual time of the run's last step.
 private func lastStepTime(_ trace: SchedulerTrace) -> Duration { trace.steps.last?.time ?? .zero }
 
@@ -125,6 +130,23 @@ struct ParkedJobsTests {
     #expect(text.contains("blocks in DispatchSemaphore.wait() at"), "\(text)")
     #expect(text.contains("ParkedJobsTests.swift:\(#line - 13)"), "\(text)")
     #expect(issues.isEmpty, "\(issues)")
+  }
+
+  /// An actor's job runs the task's work: the report names the task whose work waits.
+  @Test(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
+  func aWaitInAnActorsJobIsReportedForTheTaskWhoseWorkItRuns() async throws {
+    let error = await { () async -> (any Error)? in
+      do {
+        try await withDeterministicScheduling(timeout: .seconds(10)) { await Stuck().waitForever() }
+        return nil
+      } catch {
+        return error
+      }
+    }()
+    let deadlock = try #require(error as? DeterministicDeadlock)
+    let text = "\(deadlock)"
+    #expect(text.contains("task 1 (the body): suspended, waiting for DispatchSemaphore.wait()"), "\(text)")
+    #expect(text.contains("blocks in DispatchSemaphore.wait() at Stuck.waitForever()"), "\(text)")
   }
 
   /// A callback answered on a global queue, waited for with a semaphore: outside work signals the

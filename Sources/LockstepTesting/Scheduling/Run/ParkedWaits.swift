@@ -37,6 +37,8 @@ struct ParkedWaits {
     let object: UInt
     /// The task whose job parked (0: a job of no task, an actor's).
     let task: Int
+    /// The task a report says waits: the job's own, or the task whose work an actor's job ran.
+    let waitingTask: Int
     /// The step during which it parked.
     let step: Int
     /// Whether the run created its semaphore or group: only then is the wait durably blocked —
@@ -81,12 +83,13 @@ struct ParkedWaits {
   /// A job of task `task` parks in a wait of `kind` on `object` during step `step`, its thread
   /// holding the main actor or not; its id.
   mutating func park(
-    _ kind: Kind, on object: UInt, task: Int, step: Int, holdsMainActor: Bool = false
+    _ kind: Kind, on object: UInt, task: Int, waitingTask: Int? = nil, step: Int,
+    holdsMainActor: Bool = false
   ) -> UInt64 {
     lastID += 1
     waits.append(
       Wait(
-        id: lastID, kind: kind, object: object, task: task, step: step,
+        id: lastID, kind: kind, object: object, task: task, waitingTask: waitingTask ?? task, step: step,
         isDurable: created.contains(object), holdsMainActor: holdsMainActor))
     return lastID
   }
@@ -137,6 +140,13 @@ struct ParkedWaits {
   /// Takes the oldest wait whose thread is back: its job resumes now.
   mutating func takeReturned() -> Wait? {
     guard let index = waits.firstIndex(where: { $0.phase == .returned }) else { return nil }
+    return waits.remove(at: index)
+  }
+
+  /// Removes wait `id`, whose job did not park after all (its semaphore was signalled as it
+  /// parked).
+  mutating func remove(_ id: UInt64) -> Wait? {
+    guard let index = index(of: id) else { return nil }
     return waits.remove(at: index)
   }
 

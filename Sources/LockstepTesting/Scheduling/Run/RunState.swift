@@ -288,8 +288,8 @@ struct RunState<Job: SchedulableJob>: JobRouter.RunView {
     if wait.task != 0 {
       tasks[wait.task].jobsRun += 1
       tasks[wait.task].lastStep = trace.steps.count
-      tasks[wait.task].waitingOn = nil
     }
+    if wait.waitingTask != 0 { tasks[wait.waitingTask].waitingOn = nil }
     runningTask = wait.task
     runningTaskIsKept = false
     runningTaskNeedsName = false
@@ -356,21 +356,33 @@ struct RunState<Job: SchedulableJob>: JobRouter.RunView {
   /// wait's id, or `nil` when the run takes no more (the job blocks as before).
   mutating func park(
     _ kind: ParkedWaits.Kind, on object: UInt, timeout: Duration?, holdsMainActor: Bool = false,
-    onTimeout: (UInt64) -> @Sendable () -> Void
+    actingTask: UInt64? = nil, onTimeout: (UInt64) -> @Sendable () -> Void
   ) -> UInt64? {
     guard phase == .running, let task = runningTask else { return nil }
     let step = trace.steps.count - 1
-    let id = parked.park(kind, on: object, task: task, step: step, holdsMainActor: holdsMainActor)
+    let waiting = eventTask(actingTask) ?? task
+    let id = parked.park(
+      kind, on: object, task: task, waitingTask: waiting, step: step, holdsMainActor: holdsMainActor)
     if let timeout {
       parked.setTimer(timers.start(at: time.now + max(timeout, .zero), wakes: true, onTimeout(id)), of: id)
     }
-    if task != 0 {
-      let waiting = Waiting.blockingCall(kind.call)
-      tasks[task].waitingOn = waiting
-      trace.events.append(SchedulerTrace.Event(step: step, task: task, kind: .waits(waiting)))
+    if waiting != 0 {
+      let what = Waiting.blockingCall(kind.call)
+      tasks[waiting].waitingOn = what
+      trace.events.append(SchedulerTrace.Event(step: step, task: waiting, kind: .waits(what)))
     }
     runningTask = nil
     return id
+  }
+
+  /// The job of parked wait `id` did not park after all: its semaphore was signalled, or its group
+  /// emptied, as it parked. The job runs on.
+  mutating func unpark(_ id: UInt64, task: Int) {
+    if let wait = parked.remove(id) {
+      if let timer = wait.timer { _ = timers.remove(timer) }
+      if wait.waitingTask != 0 { tasks[wait.waitingTask].waitingOn = nil }
+    }
+    runningTask = task
   }
 
   /// A job of the run, or its outside work, signals semaphore `object` (the oldest parked wait on

@@ -646,9 +646,9 @@ final class DeterministicRun: @unchecked Sendable {
     let notShown = suspended.isEmpty ? nil : SuspendedTaskStacks.unavailability
     var waits = SuspendedTaskStacks.lines(for: suspended)
     let threads = parkedThreads.withLock { $0 }
-    for wait in parked where wait.task != 0 {
+    for wait in parked where wait.waitingTask != 0 {
       guard let frames = threads[wait.id]?.frames else { continue }
-      waits[wait.task] = ParkedJobs.siteLines(frames, call: wait.kind)
+      waits[wait.waitingTask] = ParkedJobs.siteLines(frames, call: wait.kind)
     }
     return (waits, notShown)
   }

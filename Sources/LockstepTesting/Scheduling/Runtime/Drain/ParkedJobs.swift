@@ -40,13 +40,16 @@ extension DeterministicRun {
       return 1
     }
     let thread = ParkedThread(waitOn: waitOn, frames: Thread.callStackReturnAddresses.map { $0.uintValue })
+    let acting = taskRunningInJob()
     guard
-      let id = state.withLock({ state in
-        state.park(
-          kind, on: UInt(bitPattern: object), timeout: timeout, holdsMainActor: MainActorAccess.isHeldHere
+      let (id, task) = state.withLock({ state -> (UInt64, Int)? in
+        let task = state.jobInProgress.task ?? 0
+        return state.park(
+          kind, on: UInt(bitPattern: object), timeout: timeout, holdsMainActor: MainActorAccess.isHeldHere,
+          actingTask: acting
         ) { id in
           { [weak self] in self?.timeOutParked(id) }
-        }
+        }.map { ($0, task) }
       })
     else {
       if kind == .group { lockstep_semaphore_release(waitOn) }
@@ -54,6 +57,16 @@ extension DeterministicRun {
     }
     lockstep_blocking_waits_parked(1)
     defer { lockstep_blocking_waits_parked(-1) }
+    // A signal that came after the first try, before the run knew of the wait, was not told to it:
+    // from here on every signal of the run is.
+    let signalledMeanwhile =
+      kind == .semaphore
+      ? lockstep_semaphore_wait_now(object, false) == 0 : lockstep_group_wait_now(object) == 0
+    if signalledMeanwhile {
+      if kind == .group { lockstep_semaphore_release(waitOn) }
+      state.withLock { $0.unpark(id, task: task) }
+      return 0
+    }
     parkedThreads.withLock { $0[id] = thread }
     var fields = drainerFields
     // The turn goes to the thread that resumed this job earlier, or to a new helper.
