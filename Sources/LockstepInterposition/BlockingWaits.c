@@ -1,8 +1,8 @@
 // The blocking waits of a deterministic run's jobs: `DispatchSemaphore.wait` and
 // `DispatchGroup.wait` reach libdispatch's exported `dispatch_semaphore_wait` and
 // `dispatch_group_wait`, and `DispatchSemaphore.signal` its `dispatch_semaphore_signal`. While one
-// of a run's jobs runs on the calling thread, a wait is offered to the run first, which parks the
-// job on this thread and goes on draining on another (see the Swift side, `ParkedJobs.swift`); a
+// of a run's jobs runs on the calling thread, a wait — or a blocking sleep, `usleep`, `nanosleep`,
+// `sleep` — is offered to the run first, which parks the job on this thread and goes on draining on another (see the Swift side, `ParkedJobs.swift`); a
 // signal a job sends while a job of its run is parked is told to the run before libdispatch sees
 // it, and the semaphores and groups a run's jobs create are told to the run (a wait on one is
 // durably blocked). Everywhere else the call goes on to libdispatch unchanged. Linux only, as
@@ -10,6 +10,7 @@
 #if defined(__linux__)
   #define _GNU_SOURCE
   #include <time.h>
+  #include <unistd.h>
 #endif
 
 #include "LockstepInterposition.h"
@@ -132,6 +133,53 @@ void dispatch_group_leave(void *group) {
   tell_run(group, lockstep_blocking_wait_group);
 }
 
+// Blocking sleeps: `usleep`, `nanosleep`, `sleep` (`Thread.sleep` reaches `nanosleep`). In a run's
+// job the sleep is parked and lasts its time in the run's virtual time.
+
+typedef int (*usleep_function)(useconds_t microseconds);
+typedef int (*nanosleep_function)(const struct timespec *request, struct timespec *remaining);
+typedef unsigned int (*sleep_function)(unsigned int seconds);
+static usleep_function next_usleep;
+static nanosleep_function next_nanosleep;
+static sleep_function next_sleep;
+
+/// Whether the run of the calling thread's job took a sleep of `nanoseconds`, and slept it.
+static bool slept_in_run(int64_t nanoseconds) {
+  void *run = lockstep_main_queue_current_run();
+  if (__builtin_expect(run == NULL, 1) || nanoseconds <= 0) return false;
+  lockstep_blocking_wait_observer observer = __atomic_load_n(&wait_observer, __ATOMIC_ACQUIRE);
+  return observer != NULL && observer(run, NULL, lockstep_blocking_wait_sleep, nanoseconds) >= 0;
+}
+
+int usleep(useconds_t microseconds) {
+  if (slept_in_run((int64_t)microseconds * 1000)) return 0;
+  usleep_function next = (usleep_function)lockstep_next_definition((void **)&next_usleep, "usleep");
+  return next(microseconds);
+}
+
+int nanosleep(const struct timespec *request, struct timespec *remaining) {
+  if (request != NULL && request->tv_sec >= 0 && request->tv_nsec >= 0
+    && slept_in_run((int64_t)request->tv_sec * 1000000000 + request->tv_nsec))
+  {
+    if (remaining != NULL) *remaining = (struct timespec){0, 0};
+    return 0;
+  }
+  nanosleep_function next = (nanosleep_function)lockstep_next_definition((void **)&next_nanosleep, "nanosleep");
+  return next(request, remaining);
+}
+
+unsigned int sleep(unsigned int seconds) {
+  if (slept_in_run((int64_t)seconds * 1000000000)) return 0;
+  sleep_function next = (sleep_function)lockstep_next_definition((void **)&next_sleep, "sleep");
+  return next(seconds);
+}
+
+void *lockstep_semaphore_new(void) {
+  semaphore_create_function create = (semaphore_create_function)lockstep_next_definition(
+    (void **)&next_semaphore_create, "dispatch_semaphore_create");
+  return create == NULL ? NULL : create(0);
+}
+
 long lockstep_semaphore_wait_now(void *semaphore, bool forever) {
   dispatch_wait_function next = (dispatch_wait_function)lockstep_next_definition(
     (void **)&next_semaphore_wait, "dispatch_semaphore_wait");
@@ -195,6 +243,53 @@ void lockstep_blocking_waits_parked(long change) {
 
 #else
 
+// Blocking sleeps: `usleep`, `nanosleep`, `sleep` (`Thread.sleep` reaches `nanosleep`). In a run's
+// job the sleep is parked and lasts its time in the run's virtual time.
+
+typedef int (*usleep_function)(useconds_t microseconds);
+typedef int (*nanosleep_function)(const struct timespec *request, struct timespec *remaining);
+typedef unsigned int (*sleep_function)(unsigned int seconds);
+static usleep_function next_usleep;
+static nanosleep_function next_nanosleep;
+static sleep_function next_sleep;
+
+/// Whether the run of the calling thread's job took a sleep of `nanoseconds`, and slept it.
+static bool slept_in_run(int64_t nanoseconds) {
+  void *run = lockstep_main_queue_current_run();
+  if (__builtin_expect(run == NULL, 1) || nanoseconds <= 0) return false;
+  lockstep_blocking_wait_observer observer = __atomic_load_n(&wait_observer, __ATOMIC_ACQUIRE);
+  return observer != NULL && observer(run, NULL, lockstep_blocking_wait_sleep, nanoseconds) >= 0;
+}
+
+int usleep(useconds_t microseconds) {
+  if (slept_in_run((int64_t)microseconds * 1000)) return 0;
+  usleep_function next = (usleep_function)lockstep_next_definition((void **)&next_usleep, "usleep");
+  return next(microseconds);
+}
+
+int nanosleep(const struct timespec *request, struct timespec *remaining) {
+  if (request != NULL && request->tv_sec >= 0 && request->tv_nsec >= 0
+    && slept_in_run((int64_t)request->tv_sec * 1000000000 + request->tv_nsec))
+  {
+    if (remaining != NULL) *remaining = (struct timespec){0, 0};
+    return 0;
+  }
+  nanosleep_function next = (nanosleep_function)lockstep_next_definition((void **)&next_nanosleep, "nanosleep");
+  return next(request, remaining);
+}
+
+unsigned int sleep(unsigned int seconds) {
+  if (slept_in_run((int64_t)seconds * 1000000000)) return 0;
+  sleep_function next = (sleep_function)lockstep_next_definition((void **)&next_sleep, "sleep");
+  return next(seconds);
+}
+
+void *lockstep_semaphore_new(void) {
+  semaphore_create_function create = (semaphore_create_function)lockstep_next_definition(
+    (void **)&next_semaphore_create, "dispatch_semaphore_create");
+  return create == NULL ? NULL : create(0);
+}
+
 long lockstep_semaphore_wait_now(void *semaphore, bool forever) {
   (void)semaphore;
   (void)forever;
@@ -212,6 +307,7 @@ void *lockstep_group_empty_semaphore(void *group) {
   (void)group;
   return NULL;
 }
+void *lockstep_semaphore_new(void) { return NULL; }
 void lockstep_semaphore_release(void *semaphore) { (void)semaphore; }
 void lockstep_blocking_waits_set_observer(
   lockstep_blocking_wait_observer wait, lockstep_semaphore_signal_observer signal,

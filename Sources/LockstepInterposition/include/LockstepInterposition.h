@@ -260,6 +260,8 @@ void *lockstep_main_queue_current_run(void);
 enum {
   lockstep_blocking_wait_semaphore = 0,
   lockstep_blocking_wait_group = 1,
+  /// A blocking sleep (`usleep`, `nanosleep`, `sleep`): no object, only a time.
+  lockstep_blocking_wait_sleep = 2,
 };
 
 /// A job of `run` is about to wait on `object` (a semaphore or a group, by `kind`) for
@@ -297,7 +299,10 @@ long lockstep_semaphore_signal_now(void *semaphore);
 /// (`lockstep_semaphore_release`). `NULL` where it cannot be made.
 void *lockstep_group_empty_semaphore(void *group);
 
-/// Releases a semaphore `lockstep_group_empty_semaphore` made.
+/// A new semaphore of libdispatch's, at 0, that no run sees made; `NULL` where there is none.
+void *lockstep_semaphore_new(void);
+
+/// Releases a semaphore `lockstep_group_empty_semaphore` or `lockstep_semaphore_new` made.
 void lockstep_semaphore_release(void *semaphore);
 
 /// Why `lockstep_suspended_task_stack` read nothing.

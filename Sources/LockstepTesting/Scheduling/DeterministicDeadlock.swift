@@ -22,6 +22,9 @@ public struct DeterministicDeadlock: Error, CustomStringConvertible, Sendable {
   /// Whether a job of the run arrived from another thread while the run had no grace period: a
   /// sign that the run may wait for work from outside it.
   var sawWorkFromOutside = false
+  /// How many jobs had run when the deadlock was found, if cancelling the body ran more: ``tasks``
+  /// say where the tasks were stuck then.
+  var stepsWhenFound: Int?
 
   /// A readable report, listing the suspended tasks one a line.
   public var description: String {
@@ -32,7 +35,11 @@ public struct DeterministicDeadlock: Error, CustomStringConvertible, Sendable {
     if tasks.isEmpty {
       text += " No task of the run is known."
     } else {
-      text += " Tasks of the run:"
+      if let found = stepsWhenFound, found < trace.steps.count {
+        text += " Tasks of the run when the deadlock was found, after \(found) jobs:"
+      } else {
+        text += " Tasks of the run:"
+      }
       for task in tasks { text += "\n  - \(task)" }
       if let waitsNotShown { text += "\n(Where each task waits is not shown: \(waitsNotShown).)" }
     }
@@ -41,6 +48,11 @@ public struct DeterministicDeadlock: Error, CustomStringConvertible, Sendable {
         "\nA job of this run arrived from another thread (a continuation resumed there, a Dispatch "
         + "source or timer, real I/O): if the run waits for more such work, give it time with "
         + "gracePeriod:."
+    }
+    if let found = stepsWhenFound, found < trace.steps.count {
+      text +=
+        "\nCancelling the body to unwind it ran jobs \(found + 1)–\(trace.steps.count) (in the timeline), "
+        + "and the run stayed stuck: checks that failed meanwhile are consequences of the unwind."
     }
     if quarantined {
       text += "\nThe stuck tasks stay suspended (quarantined); they are never run on another thread."

@@ -44,6 +44,23 @@ struct DeadlockUnwindingTests {
     #expect(!timerFired.withLock { $0 })
   }
 
+  /// The report says where each task was stuck when the deadlock was found — not where the
+  /// unwind left it — and that the jobs after were the unwind's.
+  @Test func theReportKeepsTheMomentOfTheDeadlock() async throws {
+    let error = await #expect(throws: DeterministicDeadlock.self) {
+      _ = try await runDeterministically {
+        await waitUntilCancelled()
+        await Task.yield()  // a job of the unwind
+        await waitForGood()
+      }
+    }
+    let text = String(describing: error)
+    #expect(text.contains("in waitUntilCancelled() at DeadlockUnwindingTests.swift"), "\(text)")
+    #expect(!text.contains("waits at waitForGood()"), "\(text)")
+    #expect(text.contains("when the deadlock was found, after 1 jobs"), "\(text)")
+    #expect(text.contains("consequences of the unwind"), "\(text)")
+  }
+
   @Test func aJobFromAnotherThreadWithoutAGracePeriodSuggestsOne() async throws {
     let error = await #expect(throws: DeterministicDeadlock.self) {
       _ = try await runDeterministically {

@@ -28,6 +28,9 @@ private actor Stuck {
   func waitForever() { DispatchSemaphore(value: 0).wait() }
 }
 
+/// Synchronous legacy code that pauses its thread.
+private func legacyPause(seconds: Double) { Thread.sleep(forTimeInterval: seconds) }
+
 /// The virtual time of the run's last step.
 private func lastStepTime(_ trace: SchedulerTrace) -> Duration { trace.steps.last?.time ?? .zero }
 
@@ -130,6 +133,27 @@ struct ParkedJobsTests {
     #expect(text.contains("blocks in DispatchSemaphore.wait() at"), "\(text)")
     #expect(text.contains("ParkedJobsTests.swift:\(#line - 13)"), "\(text)")
     #expect(issues.isEmpty, "\(issues)")
+  }
+
+  /// `Thread.sleep` and `usleep` in a job last their time in virtual time, and other tasks run
+  /// meanwhile, in the order of their deadlines.
+  @Test(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
+  func aBlockingSleepPassesInVirtualTime() async throws {
+    let outcome = try await runDeterministically(timeout: .seconds(10)) { () async -> [String] in
+      let log = Locked<[String]>([])
+      let other = Task {
+        try? await Task.sleep(for: .seconds(1))
+        log.withLock { $0.append("task at 1 s") }
+      }
+      legacyPause(seconds: 5)
+      log.withLock { $0.append("slept 5 s") }
+      usleep(1_000_000)
+      log.withLock { $0.append("slept 6 s") }
+      await other.value
+      return log.withLock { $0 }
+    }
+    #expect(outcome.value == ["task at 1 s", "slept 5 s", "slept 6 s"])
+    #expect(lastStepTime(outcome.trace) == .seconds(6))
   }
 
   /// An actor's job runs the task's work: the report names the task whose work waits.

@@ -10,12 +10,15 @@ struct ParkedWaits {
   /// What a parked job waits on.
   enum Kind: Sendable, Equatable {
     case semaphore, group
+    /// A blocking sleep (`Thread.sleep`, `usleep`): its timeout is all that ends it.
+    case sleep
 
     /// The call, as a report names it.
     var call: String {
       switch self {
       case .semaphore: "DispatchSemaphore.wait()"
       case .group: "DispatchGroup.wait()"
+      case .sleep: "a blocking sleep (Thread.sleep, usleep)"
       }
     }
   }

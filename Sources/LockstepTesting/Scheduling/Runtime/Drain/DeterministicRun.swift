@@ -489,7 +489,8 @@ final class DeterministicRun: @unchecked Sendable {
           cancelBody?()
           continue
         }
-        progress.report = makeReport(quarantined: true)
+        // Where the tasks were stuck when the deadlock was found, not where the unwind left them.
+        progress.report = makeReport(quarantined: true, found: progress.report)
         return .quarantined
       }
     }
@@ -624,12 +625,15 @@ final class DeterministicRun: @unchecked Sendable {
       + (notShown.map { ["(Where each task waits is not shown: \($0).)"] } ?? [])
   }
 
-  private func makeReport(quarantined: Bool) -> DeterministicDeadlock {
-    let (waits, notShown) = readWaits()
+  /// The deadlock report; `found`, the report made when the deadlock was found, gives the tasks'
+  /// lines of a report made after the body's unwind.
+  private func makeReport(quarantined: Bool, found: DeterministicDeadlock? = nil) -> DeterministicDeadlock {
+    let (waits, notShown) = found == nil ? readWaits() : ([:], found?.waitsNotShown)
     return state.withLock { state in
       var report = DeterministicDeadlock(
-        site: site, tasks: state.taskDescriptions(waits: waits), virtualTime: state.now,
+        site: site, tasks: found?.tasks ?? state.taskDescriptions(waits: waits), virtualTime: state.now,
         trace: state.trace, quarantined: quarantined, waitsNotShown: notShown)
+      if let found { report.stepsWhenFound = found.trace.steps.count }
       report.sawWorkFromOutside = gracePeriod == .zero && state.jobsFromOtherThreads > 0
       return report
     }

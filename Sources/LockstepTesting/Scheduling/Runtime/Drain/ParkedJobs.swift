@@ -23,22 +23,37 @@ extension DeterministicRun {
   /// Parks the running job on this thread in a wait of `kind` on `object`, for `timeout` of the
   /// run's time (`nil`: forever). Returns the wait's result (0, or 1 when it timed out), or `nil`
   /// when the run does not take the wait and the caller waits as before.
-  func park(_ kind: ParkedWaits.Kind, on object: UnsafeMutableRawPointer, timeout: Duration?) -> Int? {
+  func park(_ kind: ParkedWaits.Kind, on argument: UnsafeMutableRawPointer?, timeout: Duration?) -> Int? {
     guard isInJob else { return nil }
     let waitOn: UnsafeMutableRawPointer
-    switch kind {
-    case .semaphore:
-      if lockstep_semaphore_wait_now(object, false) == 0 { return 0 }
-      waitOn = object
-    case .group:
-      if lockstep_group_wait_now(object) == 0 { return 0 }
-      guard let semaphore = lockstep_group_empty_semaphore(object) else { return nil }
+    let object: UnsafeMutableRawPointer
+    switch (kind, argument) {
+    case (.sleep, _):
+      // A semaphore nobody signals, made by the run: only the timeout ends the wait.
+      guard let timeout, timeout > .zero, let semaphore = lockstep_semaphore_new() else { return nil }
+      state.withLock { $0.noteCreatedWaitObject(UInt(bitPattern: semaphore)) }
+      object = semaphore
       waitOn = semaphore
+    case (_, nil):
+      return nil
+    case (let kind, let given?):
+      object = given
+      switch kind {
+      case .semaphore, .sleep:
+        if lockstep_semaphore_wait_now(given, false) == 0 { return 0 }
+        waitOn = given
+      case .group:
+        if lockstep_group_wait_now(given) == 0 { return 0 }
+        guard let semaphore = lockstep_group_empty_semaphore(given) else { return nil }
+        waitOn = semaphore
+      }
+      if timeout == .zero {
+        if kind == .group { lockstep_semaphore_release(waitOn) }
+        return 1
+      }
     }
-    if timeout == .zero {
-      if kind == .group { lockstep_semaphore_release(waitOn) }
-      return 1
-    }
+    // The semaphore Lockstep made for the wait, released once it returns.
+    let ownsWaitOn = kind != .semaphore
     let thread = ParkedThread(waitOn: waitOn, frames: Thread.callStackReturnAddresses.map { $0.uintValue })
     let acting = taskRunningInJob()
     guard
@@ -52,7 +67,7 @@ extension DeterministicRun {
         }.map { ($0, task) }
       })
     else {
-      if kind == .group { lockstep_semaphore_release(waitOn) }
+      if ownsWaitOn { lockstep_semaphore_release(waitOn) }
       return nil
     }
     lockstep_blocking_waits_parked(1)
@@ -60,10 +75,13 @@ extension DeterministicRun {
     // A signal that came after the first try, before the run knew of the wait, was not told to it:
     // from here on every signal of the run is.
     let signalledMeanwhile =
-      kind == .semaphore
-      ? lockstep_semaphore_wait_now(object, false) == 0 : lockstep_group_wait_now(object) == 0
+      switch kind {
+      case .semaphore: lockstep_semaphore_wait_now(object, false) == 0
+      case .group: lockstep_group_wait_now(object) == 0
+      case .sleep: false
+      }
     if signalledMeanwhile {
-      if kind == .group { lockstep_semaphore_release(waitOn) }
+      if ownsWaitOn { lockstep_semaphore_release(waitOn) }
       state.withLock { $0.unpark(id, task: task) }
       return 0
     }
@@ -78,7 +96,7 @@ extension DeterministicRun {
     }
     let (timedOut, message) = ParkedJobs.outsideRun { () -> (Bool, BatonSlot.Message) in
       _ = lockstep_semaphore_wait_now(waitOn, true)
-      if kind == .group { lockstep_semaphore_release(waitOn) }
+      if ownsWaitOn { lockstep_semaphore_release(waitOn) }
       let (timedOut, wake, _) = state.withLock { $0.parkedReturned(id) }
       if wake { signalWakeup() }
       return (timedOut, thread.slot.wait())
@@ -202,11 +220,15 @@ enum ParkedJobs {
     guard MainQueueHandOff.isInEffect else { return }
     lockstep_blocking_waits_set_observer(
       { run, object, kind, timeout in
-        guard let run, let object else { return -1 }
+        guard let run else { return -1 }
         let owner = Unmanaged<DeterministicRun>.fromOpaque(run).takeUnretainedValue()
-        let result = owner.park(
-          kind == Int32(lockstep_blocking_wait_group) ? .group : .semaphore, on: object,
-          timeout: timeout < 0 ? nil : .nanoseconds(timeout))
+        let parkedKind: ParkedWaits.Kind =
+          switch kind {
+          case Int32(lockstep_blocking_wait_group): .group
+          case Int32(lockstep_blocking_wait_sleep): .sleep
+          default: .semaphore
+          }
+        let result = owner.park(parkedKind, on: object, timeout: timeout < 0 ? nil : .nanoseconds(timeout))
         return result ?? -1
       },
       { run, token, object, kind in
