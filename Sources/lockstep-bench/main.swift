@@ -40,6 +40,7 @@ let cases: [BenchmarkCase] = onlySelected([
   checkLinearizabilityCase(quick: quick),
   reportCostCase(quick: quick),
   dispatchStandInCase(quick: quick),
+  parkedWaitCase(quick: quick),
 ])
 
 /// `12.3457`, `1,234,567`: four significant decimals for small figures, none for large ones.
