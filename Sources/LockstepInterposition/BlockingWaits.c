@@ -243,53 +243,6 @@ void lockstep_blocking_waits_parked(long change) {
 
 #else
 
-// Blocking sleeps: `usleep`, `nanosleep`, `sleep` (`Thread.sleep` reaches `nanosleep`). In a run's
-// job the sleep is parked and lasts its time in the run's virtual time.
-
-typedef int (*usleep_function)(useconds_t microseconds);
-typedef int (*nanosleep_function)(const struct timespec *request, struct timespec *remaining);
-typedef unsigned int (*sleep_function)(unsigned int seconds);
-static usleep_function next_usleep;
-static nanosleep_function next_nanosleep;
-static sleep_function next_sleep;
-
-/// Whether the run of the calling thread's job took a sleep of `nanoseconds`, and slept it.
-static bool slept_in_run(int64_t nanoseconds) {
-  void *run = lockstep_main_queue_current_run();
-  if (__builtin_expect(run == NULL, 1) || nanoseconds <= 0) return false;
-  lockstep_blocking_wait_observer observer = __atomic_load_n(&wait_observer, __ATOMIC_ACQUIRE);
-  return observer != NULL && observer(run, NULL, lockstep_blocking_wait_sleep, nanoseconds) >= 0;
-}
-
-int usleep(useconds_t microseconds) {
-  if (slept_in_run((int64_t)microseconds * 1000)) return 0;
-  usleep_function next = (usleep_function)lockstep_next_definition((void **)&next_usleep, "usleep");
-  return next(microseconds);
-}
-
-int nanosleep(const struct timespec *request, struct timespec *remaining) {
-  if (request != NULL && request->tv_sec >= 0 && request->tv_nsec >= 0
-    && slept_in_run((int64_t)request->tv_sec * 1000000000 + request->tv_nsec))
-  {
-    if (remaining != NULL) *remaining = (struct timespec){0, 0};
-    return 0;
-  }
-  nanosleep_function next = (nanosleep_function)lockstep_next_definition((void **)&next_nanosleep, "nanosleep");
-  return next(request, remaining);
-}
-
-unsigned int sleep(unsigned int seconds) {
-  if (slept_in_run((int64_t)seconds * 1000000000)) return 0;
-  sleep_function next = (sleep_function)lockstep_next_definition((void **)&next_sleep, "sleep");
-  return next(seconds);
-}
-
-void *lockstep_semaphore_new(void) {
-  semaphore_create_function create = (semaphore_create_function)lockstep_next_definition(
-    (void **)&next_semaphore_create, "dispatch_semaphore_create");
-  return create == NULL ? NULL : create(0);
-}
-
 long lockstep_semaphore_wait_now(void *semaphore, bool forever) {
   (void)semaphore;
   (void)forever;
