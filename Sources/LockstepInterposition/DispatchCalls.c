@@ -546,6 +546,71 @@ void dispatch_source_set_event_handler(void *source, void *handler) {
   next(source, wrapped != NULL ? wrapped : handler);
 }
 
+// Dispatch timer sources: `DispatchSourceTimer.schedule(deadline:repeating:)` reaches
+// `dispatch_source_set_timer`. Set from a run's job (or its outside work), the timer is the run's:
+// libdispatch's timer is disarmed, and the run re-arms it to fire at once each time its deadline
+// comes in virtual time (`lockstep_timer_fire_now`), until the source is cancelled.
+
+typedef void (*set_timer_function)(void *source, uint64_t start, uint64_t interval, uint64_t leeway);
+static set_timer_function next_set_timer;
+static dispatch_object_function next_source_cancel;
+static lockstep_timer_observer timer_observer;
+static lockstep_timer_cancel_observer timer_cancel_observer;
+
+static set_timer_function set_timer(void) {
+  return (set_timer_function)lockstep_next_definition((void **)&next_set_timer, "dispatch_source_set_timer");
+}
+
+void dispatch_source_set_timer(void *source, uint64_t start, uint64_t interval, uint64_t leeway) {
+  if (__builtin_expect(lockstep_outside_work_possible(), 0)) {
+    lockstep_timer_observer observer = __atomic_load_n(&timer_observer, __ATOMIC_ACQUIRE);
+    int64_t delay = start == ~0ull ? -1 : lockstep_dispatch_time_remaining(start);
+    void *run = main_queue_context;
+    if (observer != NULL && delay >= 0
+      && observer(run == &main_queue_probe_marker ? NULL : run, outside_token, source, delay,
+        interval == ~0ull ? -1 : (int64_t)interval))
+    {
+      set_timer()(source, ~0ull, interval, leeway);  // disarmed: the run fires it
+      return;
+    }
+  }
+  set_timer()(source, start, interval, leeway);
+}
+
+void dispatch_source_cancel(void *source) {
+  lockstep_timer_cancel_observer observer = __atomic_load_n(&timer_cancel_observer, __ATOMIC_ACQUIRE);
+  if (observer != NULL) observer(source);
+  dispatch_object_function next =
+    (dispatch_object_function)lockstep_next_definition((void **)&next_source_cancel, "dispatch_source_cancel");
+  next(source);
+}
+
+void lockstep_timer_fire_now(void *source) { set_timer()(source, 0, ~0ull, 0); }
+
+void lockstep_timer_restore(void *source, int64_t delay, int64_t interval) {
+  // An uptime deadline on the real monotonic clock, whatever clocks the calling thread reads.
+  int64_t now = lockstep_real_clock_nanoseconds(CLOCK_MONOTONIC);
+  uint64_t start = (uint64_t)(now + (delay > 0 ? delay : 0));
+  set_timer()(source, start, interval < 0 ? ~0ull : (uint64_t)interval, 0);
+}
+
+void lockstep_dispatch_retain(void *object) {
+  dispatch_object_function retain = (dispatch_object_function)lockstep_next_definition(
+    (void **)&dispatch_retain_function, "dispatch_retain");
+  retain(object);
+}
+
+void lockstep_dispatch_release(void *object) {
+  dispatch_object_function release = (dispatch_object_function)lockstep_next_definition(
+    (void **)&dispatch_release_function, "dispatch_release");
+  release(object);
+}
+
+void lockstep_timer_set_observer(lockstep_timer_observer observer, lockstep_timer_cancel_observer cancel) {
+  __atomic_store_n(&timer_cancel_observer, cancel, __ATOMIC_RELEASE);
+  __atomic_store_n(&timer_observer, observer, __ATOMIC_RELEASE);
+}
+
 typedef int (*kill_function)(pid_t pid, int signal);
 static kill_function next_kill;
 
@@ -673,6 +738,18 @@ void lockstep_main_queue_set_observer(lockstep_main_queue_observer observer) { (
 void *lockstep_main_queue_enter(void *context) { return context; }
 void *lockstep_main_queue_probe_begin(void) { return NULL; }
 void *lockstep_main_queue_current_run(void) { return NULL; }
+void lockstep_timer_fire_now(void *source) { (void)source; }
+void lockstep_dispatch_retain(void *object) { (void)object; }
+void lockstep_dispatch_release(void *object) { (void)object; }
+void lockstep_timer_restore(void *source, int64_t delay, int64_t interval) {
+  (void)source;
+  (void)delay;
+  (void)interval;
+}
+void lockstep_timer_set_observer(lockstep_timer_observer observer, lockstep_timer_cancel_observer cancel) {
+  (void)observer;
+  (void)cancel;
+}
 int lockstep_main_queue_probe_end(void *previous) {
   (void)previous;
   return 0;

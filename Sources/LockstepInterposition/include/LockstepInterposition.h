@@ -305,6 +305,29 @@ void *lockstep_semaphore_new(void);
 /// Releases a semaphore `lockstep_group_empty_semaphore` or `lockstep_semaphore_new` made.
 void lockstep_semaphore_release(void *semaphore);
 
+/// A job of `run`, or outside work of a run (its `token`), set the timer of Dispatch source
+/// `source`: first after `delay` nanoseconds of the clock it named (read on the calling thread),
+/// then every `interval` nanoseconds (-1: once). Returns whether the run takes the timer: the
+/// stand-in then disarms libdispatch's.
+typedef bool (*lockstep_timer_observer)(void *run, void *token, void *source, int64_t delay, int64_t interval);
+
+/// `source` is being cancelled.
+typedef void (*lockstep_timer_cancel_observer)(void *source);
+
+/// Sets the functions told of timers set and sources cancelled (once, before any run).
+void lockstep_timer_set_observer(lockstep_timer_observer observer, lockstep_timer_cancel_observer cancel);
+
+/// libdispatch's `dispatch_retain` and `dispatch_release`.
+void lockstep_dispatch_retain(void *object);
+void lockstep_dispatch_release(void *object);
+
+/// Makes the timer of `source` fire once, now (libdispatch's own call).
+void lockstep_timer_fire_now(void *source);
+
+/// Gives the timer of `source` back to libdispatch: first in `delay` nanoseconds of real time,
+/// then every `interval` (-1: once).
+void lockstep_timer_restore(void *source, int64_t delay, int64_t interval);
+
 /// Why `lockstep_suspended_task_stack` read nothing.
 enum {
   /// Not a task of this runtime (its metadata or job kind differ), or not Linux.

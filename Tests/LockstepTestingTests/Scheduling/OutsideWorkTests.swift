@@ -184,6 +184,25 @@ struct OutsideWorkTests {
     }
     #expect(first == "signal", "the sleep ended before the signal's handler ran")
   }
+  /// A Dispatch timer source set from the run ticks in virtual time, each tick's handler run before
+  /// time moves on, and stops when cancelled.
+  @Test(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
+  func aTimerSourceTicksInVirtualTimeUntilCancelled() async throws {
+    let ticks = try await withDeterministicScheduling(timeout: .seconds(10)) { () async throws -> [Int] in
+      let count = Atomic(0)
+      let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "ticks"))
+      timer.setEventHandler { count.add(1, ordering: .sequentiallyConsistent) }
+      timer.schedule(deadline: .now() + 1, repeating: 1)
+      timer.resume()
+      try await Task.sleep(for: .seconds(10.5))
+      let ticked = count.load(ordering: .sequentiallyConsistent)
+      timer.cancel()
+      try await Task.sleep(for: .seconds(5))
+      return [ticked, count.load(ordering: .sequentiallyConsistent)]
+    }
+    #expect(ticks == [10, 10])
+  }
+
   /// A legacy bridge waits on a semaphore with a timeout, in a job of the run: the deadline,
   /// computed on the run's virtual clocks, lasts its time on the real clock.
   @Test(.timeLimit(.minutes(SuiteTimeLimit.minutes)), arguments: [false, true])

@@ -72,6 +72,7 @@ enum RuntimeHooks {
     RunWatchdog.start()
     OutsideWorkTracking.install()
     ParkedJobs.install()
+    DispatchTimers.install()
     return nil
   }()
 
