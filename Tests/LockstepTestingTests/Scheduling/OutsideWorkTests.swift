@@ -61,7 +61,8 @@ struct OutsideWorkTests {
   @Test(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
   func aGroupNotifyBlockIsAwaited() async throws {
     let total = try await withDeterministicScheduling {
-      let sum = Mutex(0)
+      // A reference: the two blocks run at once, and a captured `Mutex` is accessed as a variable.
+      let sum = Locked(0)
       let queue = DispatchQueue(label: "workers", attributes: .concurrent)
       let group = DispatchGroup()
       for value in [1, 2] {
