@@ -31,6 +31,16 @@ private actor Stuck {
 /// Synchronous legacy code that pauses its thread.
 private func legacyPause(seconds: Double) { Thread.sleep(forTimeInterval: seconds) }
 
+/// What `run` throws, if anything.
+private nonisolated(nonsending) func thrownError(_ run: () async throws -> Void) async -> (any Error)? {
+  do {
+    try await run()
+    return nil
+  } catch {
+    return error
+  }
+}
+
 /// The virtual time of the run's last step.
 private func lastStepTime(_ trace: SchedulerTrace) -> Duration { trace.steps.last?.time ?? .zero }
 
@@ -116,22 +126,19 @@ struct ParkedJobsTests {
   /// the code under test called it, and the wait returns so that the test goes on.
   @Test(.timeLimit(.minutes(SuiteTimeLimit.minutes)), arguments: [Duration.zero, .milliseconds(1)])
   func aWaitNothingCanEndIsReportedAsADeadlockNamingIt(gracePeriod: Duration) async throws {
-    let (error, issues) = await collectingIssues { () async -> (any Error)? in
-      do {
+    let (error, issues) = await collectingIssues {
+      await thrownError {
         try await withDeterministicScheduling(timeout: .seconds(10), gracePeriod: gracePeriod) {
           let never = DispatchSemaphore(value: 0)
           never.wait()
         }
-        return nil
-      } catch {
-        return error
       }
     }
     let deadlock = try #require(error as? DeterministicDeadlock)
     let text = "\(deadlock)"
     #expect(text.contains("waiting for DispatchSemaphore.wait() to return"), "\(text)")
     #expect(text.contains("blocks in DispatchSemaphore.wait() at"), "\(text)")
-    #expect(text.contains("ParkedJobsTests.swift:\(#line - 13)"), "\(text)")
+    #expect(text.contains("ParkedJobsTests.swift:\(#line - 8)"), "\(text)")
     #expect(issues.isEmpty, "\(issues)")
   }
 
@@ -159,14 +166,9 @@ struct ParkedJobsTests {
   /// An actor's job runs the task's work: the report names the task whose work waits.
   @Test(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
   func aWaitInAnActorsJobIsReportedForTheTaskWhoseWorkItRuns() async throws {
-    let error = await { () async -> (any Error)? in
-      do {
-        try await withDeterministicScheduling(timeout: .seconds(10)) { await Stuck().waitForever() }
-        return nil
-      } catch {
-        return error
-      }
-    }()
+    let error = await thrownError {
+      try await withDeterministicScheduling(timeout: .seconds(10)) { await Stuck().waitForever() }
+    }
     let deadlock = try #require(error as? DeterministicDeadlock)
     let text = "\(deadlock)"
     #expect(text.contains("task 1 (the body): suspended, waiting for DispatchSemaphore.wait()"), "\(text)")
@@ -209,18 +211,13 @@ struct ParkedMainActorJobsTests {
   /// reported with the wait.
   @MainActor @Test(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
   func aMainThreadWaitingForMainActorWorkIsADeadlock() async throws {
-    let error = await { () async -> (any Error)? in
-      do {
-        try await withDeterministicScheduling(timeout: .seconds(10)) { @MainActor in
-          let answered = DispatchSemaphore(value: 0)
-          Task { @MainActor in answered.signal() }
-          answered.wait()
-        }
-        return nil
-      } catch {
-        return error
+    let error = await thrownError {
+      try await withDeterministicScheduling(timeout: .seconds(10)) { @MainActor in
+        let answered = DispatchSemaphore(value: 0)
+        Task { @MainActor in answered.signal() }
+        answered.wait()
       }
-    }()
+    }
     let deadlock = try #require(error as? DeterministicDeadlock)
     #expect("\(deadlock)".contains("waiting for DispatchSemaphore.wait() to return"), "\(deadlock)")
   }

@@ -401,14 +401,15 @@ struct RunState<Job: SchedulableJob>: JobRouter.RunView {
   /// The deadline of parked wait `id` passed: whether its thread must be woken.
   mutating func timeOutParked(_ id: UInt64) -> Bool { parked.timeOut(id) }
 
-  /// The thread of parked wait `id` is back from its wait: whether it timed out, whether the drain
-  /// waits and must be woken, and whether the run is over (the thread goes on without it).
-  mutating func parkedReturned(_ id: UInt64) -> (timedOut: Bool, wake: Bool, runOver: Bool) {
+  /// The thread of parked wait `id` is back from its wait: whether it timed out, and whether the
+  /// drain waits and must be woken. (Once the run is over, the thread waits for its turn to go on
+  /// without it: `ParkedJobs.handOnRunOver`.)
+  mutating func parkedReturned(_ id: UInt64) -> (timedOut: Bool, wake: Bool) {
     let (timedOut, timer) = parked.returned(id)
     if let timer { _ = timers.remove(timer) }
-    guard phase == .running else { return (timedOut, false, true) }
+    guard phase == .running else { return (timedOut, false) }
     defer { drainWaiting = false }
-    return (timedOut, drainWaiting, false)
+    return (timedOut, drainWaiting)
   }
 
   /// Whether the run waits for another thread: outside work in flight, a parked job's wait on

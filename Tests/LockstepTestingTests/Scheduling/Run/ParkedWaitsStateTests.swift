@@ -58,7 +58,7 @@ struct ParkedWaitsStateTests {
     _ = state.enqueue(FakeJob(12))
     #expect(isWaiting(state.next()), "the woken thread is not back yet")
     let returned = state.parkedReturned(id)
-    #expect(!returned.timedOut && returned.wake && !returned.runOver)
+    #expect(!returned.timedOut && returned.wake)
     #expect(resumed(state.next())?.task == 1, "the parked body resumes before the ready job")
     guard case .run(let next) = state.next() else {
       Issue.record("the ready job did not run")

@@ -97,7 +97,7 @@ extension DeterministicRun {
     let (timedOut, message) = ParkedJobs.outsideRun { () -> (Bool, BatonSlot.Message) in
       _ = lockstep_semaphore_wait_now(waitOn, true)
       if ownsWaitOn { lockstep_semaphore_release(waitOn) }
-      let (timedOut, wake, _) = state.withLock { $0.parkedReturned(id) }
+      let (timedOut, wake) = state.withLock { $0.parkedReturned(id) }
       if wake { signalWakeup() }
       return (timedOut, thread.slot.wait())
     }
