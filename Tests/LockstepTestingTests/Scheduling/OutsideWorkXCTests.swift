@@ -65,4 +65,21 @@ final class OutsideWorkXCTests: XCTestCase {
     }
     XCTAssertEqual(value, 7)
   }
+
+  /// A synchronous bridge in an XCTest: the job parks in the semaphore's wait while a task of the
+  /// run answers (see *Blocking waits*).
+  func testASemaphoreBridgeAnsweredByATaskOfTheRunReturns() async throws {
+    let answer = try await withDeterministicScheduling(timeout: .seconds(10)) { () -> Int in
+      let answered = DispatchSemaphore(value: 0)
+      let box = Locked(0)
+      Task {
+        try? await Task.sleep(for: .seconds(1))
+        box.withLock { $0 = 42 }
+        answered.signal()
+      }
+      answered.wait()
+      return box.withLock { $0 }
+    }
+    XCTAssertEqual(answer, 42)
+  }
 }
