@@ -179,14 +179,53 @@ extension DeterministicRun {
 
 /// Starts the helper threads that drain a run while a job of it is parked.
 enum ParkedJobs {
-  /// Starts a thread that drains `run` from here, until its turn ends or the run does.
-  static func startHelper(for run: DeterministicRun) {
-    // Lockstep's own thread, not work of the run: the stand-ins must not see it start as such.
-    outsideRun {
-      let thread = Thread { run.drainAsHelper() }
-      thread.name = "Lockstep parked-job helper"
-      thread.stackSize = 8 << 20
-      thread.start()
+  /// Has a helper thread drain `run` from here, until its turn ends or the run does: an idle
+  /// helper of an earlier park, or a new one.
+  static func startHelper(for run: DeterministicRun) { helpers.drain(run) }
+
+  private static let helpers = HelperThreads()
+
+  /// The helper threads: each drains one run at a time, then waits, idle, for the next park.
+  private final class HelperThreads: @unchecked Sendable {
+    private let condition = NSCondition()
+    /// Runs waiting for a helper; guarded by `condition`.
+    private var waiting: [DeterministicRun] = []
+    /// Helpers waiting for a run, woken or not; guarded by `condition`.
+    private var idle = 0
+
+    func drain(_ run: DeterministicRun) {
+      condition.lock()
+      waiting.append(run)
+      let startsOne = idle < waiting.count
+      if !startsOne { condition.signal() }
+      condition.unlock()
+      if startsOne { start() }
+    }
+
+    private func start() {
+      // Lockstep's own thread, not work of the run: the stand-ins must not see it start as such.
+      outsideRun {
+        let thread = Thread { [self] in serve() }
+        thread.name = "Lockstep parked-job helper"
+        thread.stackSize = 8 << 20
+        thread.start()
+      }
+    }
+
+    private func serve() {
+      condition.lock()
+      while true {
+        if !waiting.isEmpty {
+          let run = waiting.removeFirst()
+          condition.unlock()
+          run.drainAsHelper()
+          condition.lock()
+          continue
+        }
+        idle += 1
+        condition.wait()
+        idle -= 1
+      }
     }
   }
 
