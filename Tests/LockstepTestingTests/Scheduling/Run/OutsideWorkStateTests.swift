@@ -3,12 +3,6 @@ import Testing
 
 @testable import LockstepTesting
 
-private struct FakeJob: SchedulableJob, Equatable {
-  let taskID: UInt64?
-  var isMainActor = false
-  init(_ id: UInt64?) { taskID = id }
-}
-
 /// What outside work does to a run's decisions (``RunState/next(previousStepSuspendedAt:)``):
 /// which kinds keep virtual time still, which only hold a deadlock report back, and which end
 /// which.

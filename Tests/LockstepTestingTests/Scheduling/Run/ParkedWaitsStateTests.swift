@@ -3,15 +3,6 @@ import Testing
 
 @testable import LockstepTesting
 
-private struct FakeJob: SchedulableJob, Equatable {
-  let taskID: UInt64?
-  var isMainActor = false
-  init(_ id: UInt64?, mainActor: Bool = false) {
-    taskID = id
-    isMainActor = mainActor
-  }
-}
-
 /// What parked jobs do to a run's decisions (``RunState/next(previousStepSuspendedAt:)``): when
 /// virtual time may move past them, which resumes first, when the run waits for a thread.
 @Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
@@ -131,7 +122,7 @@ struct ParkedWaitsStateTests {
   /// resumes; other jobs run meanwhile.
   @Test func mainActorJobsWaitForAParkedThreadThatHoldsTheMainActor() throws {
     var (state, id) = try runWithAParkedBody(holdsMainActor: true)
-    _ = state.enqueue(FakeJob(11, mainActor: true))
+    _ = state.enqueue(FakeJob(11, main: true))
     _ = state.enqueue(FakeJob(12))
     guard case .run(let first) = state.next() else {
       Issue.record("nothing ran")
@@ -145,7 +136,7 @@ struct ParkedWaitsStateTests {
       Issue.record("the main-actor job did not run after the resume")
       return
     }
-    #expect(second == FakeJob(11, mainActor: true))
+    #expect(second == FakeJob(11, main: true))
   }
 
   /// Leaving a group wakes every wait on it; a signal of another semaphore wakes none.

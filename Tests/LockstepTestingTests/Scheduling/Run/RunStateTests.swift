@@ -3,15 +3,6 @@ import Testing
 
 @testable import LockstepTesting
 
-private struct FakeJob: SchedulableJob, Equatable {
-  let taskID: UInt64?
-  var isMainActor = false
-  init(_ id: UInt64?, main: Bool = false) {
-    taskID = id
-    isMainActor = main
-  }
-}
-
 @Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct RunStateTests {
   @Test func fifoQueueKeepsArrivalOrder() {
