@@ -151,6 +151,8 @@ static bool slept_in_run(int64_t nanoseconds) {
   return observer != NULL && observer(run, NULL, lockstep_blocking_wait_sleep, nanoseconds) >= 0;
 }
 
+bool lockstep_sleep_in_run(int64_t nanoseconds) { return slept_in_run(nanoseconds); }
+
 int usleep(useconds_t microseconds) {
   if (slept_in_run((int64_t)microseconds * 1000)) return 0;
   usleep_function next = (usleep_function)lockstep_next_definition((void **)&next_usleep, "usleep");
@@ -271,5 +273,9 @@ void lockstep_blocking_waits_set_observer(
   (void)created;
 }
 void lockstep_blocking_waits_parked(long change) { (void)change; }
+bool lockstep_sleep_in_run(int64_t nanoseconds) {
+  (void)nanoseconds;
+  return false;
+}
 
 #endif

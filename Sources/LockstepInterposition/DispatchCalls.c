@@ -614,15 +614,39 @@ void lockstep_timer_set_observer(lockstep_timer_observer observer, lockstep_time
 typedef int (*kill_function)(pid_t pid, int signal);
 static kill_function next_kill;
 
+static lockstep_fatal_signal_observer fatal_signal_observer;
+
+/// Whether `signal`, sent to this process now, would end it: its disposition is the default one,
+/// and that default is to terminate.
+static bool ends_the_process(int signal) {
+  switch (signal) {
+  case SIGCHLD: case SIGCONT: case SIGURG: case SIGWINCH:
+  case SIGSTOP: case SIGTSTP: case SIGTTIN: case SIGTTOU:
+    return false;
+  default:
+    break;
+  }
+  struct sigaction current;
+  return sigaction(signal, NULL, &current) == 0 && !(current.sa_flags & SA_SIGINFO)
+    && current.sa_handler == SIG_DFL;
+}
+
 int kill(pid_t pid, int signal) {
-  // A signal to this process, which a Dispatch source of the run may be waiting for.
-  if (__builtin_expect(lockstep_outside_work_possible(), 0) && signal != 0
-    && (pid == 0 || pid == getpid()))
-  {
-    lockstep_outside_work_begin(NULL, lockstep_outside_signal);
+  if (signal != 0 && (pid == 0 || pid == getpid())) {
+    // A signal that ends the process: a run's report must not be lost with it.
+    lockstep_fatal_signal_observer fatal = __atomic_load_n(&fatal_signal_observer, __ATOMIC_ACQUIRE);
+    if (__builtin_expect(fatal != NULL, 0) && ends_the_process(signal)) fatal(signal);
+    // A signal to this process, which a Dispatch source of the run may be waiting for.
+    if (__builtin_expect(lockstep_outside_work_possible(), 0)) {
+      lockstep_outside_work_begin(NULL, lockstep_outside_signal);
+    }
   }
   kill_function next = (kill_function)lockstep_next_definition((void **)&next_kill, "kill");
   return next(pid, signal);
+}
+
+void lockstep_fatal_signal_set_observer(lockstep_fatal_signal_observer observer) {
+  __atomic_store_n(&fatal_signal_observer, observer, __ATOMIC_RELEASE);
 }
 
 void lockstep_outside_work_set_observer(
@@ -738,6 +762,7 @@ void lockstep_main_queue_set_observer(lockstep_main_queue_observer observer) { (
 void *lockstep_main_queue_enter(void *context) { return context; }
 void *lockstep_main_queue_probe_begin(void) { return NULL; }
 void *lockstep_main_queue_current_run(void) { return NULL; }
+void lockstep_fatal_signal_set_observer(lockstep_fatal_signal_observer observer) { (void)observer; }
 void lockstep_timer_fire_now(void *source) { (void)source; }
 void lockstep_dispatch_retain(void *object) { (void)object; }
 void lockstep_dispatch_release(void *object) { (void)object; }

@@ -1,9 +1,10 @@
 // Threads a deterministic run's jobs start, or its outside work starts (`Thread`,
-// `Thread.detachNewThread`, `pthread_create`; XCTest's `fulfillment(of:timeout:)` waits on one):
-// outside work of the run from its start until its start routine returns, or until it resumes the
-// run (see `OutsideWorkTracking`). A thread keeps the run from reporting a deadlock, not virtual
-// time from moving: it may wait for a sleep of the run, or live on long after its work. Linux, where the executable's definition comes first; elsewhere
-// nothing is defined and threads go unseen.
+// `Thread.detachNewThread`, `pthread_create`): outside work of the run from its start until its
+// start routine returns, or until it resumes the run (see `OutsideWorkTracking`). A thread keeps
+// the run from reporting a deadlock, not virtual time from moving: it may wait for a sleep of the
+// run, or live on long after its work. A thread XCTest starts (`fulfillment(of:timeout:)` waits
+// on one) is the run's waiter instead (`ExpectationWaits.c`). Linux, where the executable's
+// definition comes first; elsewhere nothing is defined and threads go unseen.
 #if defined(__linux__)
   #define _GNU_SOURCE
   #include <dlfcn.h>
@@ -27,14 +28,19 @@ typedef struct {
   void *(*start)(void *);
   void *argument;
   void *token;
+  bool waits_for_expectations;
 } started_thread;
 
-static void end_thread_work(void *token) { lockstep_outside_work_end(token); }
+static void end_thread_work(void *token) {
+  lockstep_expectation_waiter_leave();
+  lockstep_outside_work_end(token);
+}
 
 static void *run_started_thread(void *context) {
   started_thread started = *(started_thread *)context;
   free(context);
   lockstep_outside_work_enter(started.token);
+  if (started.waits_for_expectations) lockstep_expectation_waiter_enter(started.token);
   void *result;
   // Ends the work however the thread ends: returning, `pthread_exit`, cancellation.
   pthread_cleanup_push(end_thread_work, started.token);
@@ -63,14 +69,17 @@ int pthread_create(
   if (started_by_dispatch(__builtin_return_address(0))) {
     return next(thread, attributes, start, argument);
   }
-  void *token = lockstep_outside_work_begin(NULL, lockstep_outside_thread);
+  bool for_xctest = lockstep_called_from_xctest();
+  void *token = lockstep_outside_work_begin(
+    NULL, for_xctest ? lockstep_outside_expectation_waiter : lockstep_outside_thread);
   if (token == NULL) return next(thread, attributes, start, argument);
   started_thread *started = malloc(sizeof *started);
   if (started == NULL) {
     lockstep_outside_work_end(token);
     return next(thread, attributes, start, argument);
   }
-  *started = (started_thread){.start = start, .argument = argument, .token = token};
+  *started = (started_thread){
+    .start = start, .argument = argument, .token = token, .waits_for_expectations = for_xctest};
   int result = next(thread, attributes, run_started_thread, started);
   if (result != 0) {
     free(started);

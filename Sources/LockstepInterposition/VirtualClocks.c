@@ -66,17 +66,28 @@ static int64_t real_nanoseconds(clockid_t clock) {
 }
 
 /// The virtual reading of `clock` in nanoseconds, or -1 when the calling thread reads it for real.
+/// Relaxed atomics: XCTest's waiter thread reads a run's clocks while the run's thread moves them
+/// (`ExpectationWaits.c`); on x86-64 and arm64 these are plain loads and stores.
 static int64_t virtual_nanoseconds(clockid_t clock) {
   lockstep_virtual_clocks *clocks = current_clocks;
   if (__builtin_expect(clocks == NULL, 1)) return -1;
-  if (clock < 0 || clock >= LOCKSTEP_CLOCK_COUNT || clocks->base[clock] == INT64_MIN) return -1;
-  if (__builtin_expect(clocks->base[clock] == LOCKSTEP_BASE_UNREAD, 0)) {
+  if (clock < 0 || clock >= LOCKSTEP_CLOCK_COUNT) return -1;
+  int64_t base = __atomic_load_n(&clocks->base[clock], __ATOMIC_RELAXED);
+  if (base == INT64_MIN) return -1;
+  int64_t elapsed = __atomic_load_n(&clocks->elapsed, __ATOMIC_RELAXED);
+  if (__builtin_expect(base == LOCKSTEP_BASE_UNREAD, 0)) {
     // A monotonic clock starts where the real one stands when the run first reads it.
     int64_t now = real_nanoseconds(clock);
     if (now < 0) return -1;
-    clocks->base[clock] = now - clocks->elapsed;
+    int64_t unread = LOCKSTEP_BASE_UNREAD;
+    base = now - elapsed;
+    if (!__atomic_compare_exchange_n(
+          &clocks->base[clock], &unread, base, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+    {
+      base = unread;  // another thread read it first
+    }
   }
-  return clocks->base[clock] + clocks->elapsed;
+  return base + elapsed;
 }
 
 int clock_gettime(clockid_t clock, struct timespec *time) {

@@ -29,6 +29,12 @@ bool lockstep_clocks_interposable(void);
 /// since 1970; CPU-time clocks stay real. `elapsed` becomes 0.
 void lockstep_virtual_clocks_start(lockstep_virtual_clocks *clocks, int64_t wall_start);
 
+/// Moves `clocks` to `elapsed` nanoseconds of virtual time (an atomic store: XCTest's waiter
+/// thread may read them meanwhile).
+static inline void lockstep_virtual_clocks_set_elapsed(lockstep_virtual_clocks *clocks, int64_t elapsed) {
+  __atomic_store_n(&clocks->elapsed, elapsed, __ATOMIC_RELAXED);
+}
+
 /// Makes the calling thread read `clocks` (or the real clocks, for `NULL`); returns what it read
 /// before.
 lockstep_virtual_clocks *lockstep_virtual_clocks_enter(lockstep_virtual_clocks *clocks);
@@ -204,6 +210,9 @@ enum {
   /// A signal a run's job sent to its own process, until a Dispatch source's event handler of the
   /// run runs (the observer returns no token for it).
   lockstep_outside_signal = 8,
+  /// The thread XCTest waits for expectations on: it reads the run's virtual clocks and keeps
+  /// virtual time still, except while its run loop waits (`ExpectationWaits.c`).
+  lockstep_outside_expectation_waiter = 9,
 };
 
 /// Outside work begins: `run` is the context of the run whose job runs on the calling thread
@@ -224,6 +233,12 @@ typedef void (*lockstep_delayed_block_observer)(void *run, void *queue, void *bl
 /// Sets the functions told of outside work (once, before any run).
 void lockstep_outside_work_set_observer(
   lockstep_outside_began began, lockstep_outside_ended ended, lockstep_delayed_block_observer delayed);
+
+/// The process sends itself `signal`, whose disposition ends the process (`kill`).
+typedef void (*lockstep_fatal_signal_observer)(int signal);
+
+/// Sets the function told of signals that end the process (once); it writes what must not be lost.
+void lockstep_fatal_signal_set_observer(lockstep_fatal_signal_observer observer);
 
 /// Begins outside work on the calling thread (a thread about to be started: `queue` is `NULL`),
 /// as the Dispatch stand-ins do; returns its token, `NULL` when the thread runs neither a run's
@@ -286,6 +301,10 @@ void lockstep_blocking_waits_set_observer(
 /// Counts jobs parked (`change` 1) or resumed (-1): signals are told to runs only while one is.
 void lockstep_blocking_waits_parked(long change);
 
+/// Whether the run of the calling thread's job took a blocking sleep of `nanoseconds` (parked, in
+/// virtual time) and slept it.
+bool lockstep_sleep_in_run(int64_t nanoseconds);
+
 /// libdispatch's own wait on `semaphore`, forever or not at all; 0 when it took a signal.
 long lockstep_semaphore_wait_now(void *semaphore, bool forever);
 
@@ -304,6 +323,35 @@ void *lockstep_semaphore_new(void);
 
 /// Releases a semaphore `lockstep_group_empty_semaphore` or `lockstep_semaphore_new` made.
 void lockstep_semaphore_release(void *semaphore);
+
+/// XCTest's waiter thread of a run (its outside work, `token`) waits in its run loop `run_loop`
+/// for `nanoseconds`: the run rests it until that time is over in virtual time, or until a stop,
+/// and returns what `CFRunLoopRunInMode` returns (`kCFRunLoopRunStopped`, `kCFRunLoopRunTimedOut`);
+/// -1 when the run takes no more (the thread reads the real clocks from then on).
+typedef int32_t (*lockstep_run_loop_rest)(void *token, int64_t nanoseconds, void *run_loop);
+
+/// The virtual clocks of the run of outside work `token`, or `NULL`.
+typedef lockstep_virtual_clocks *(*lockstep_waiter_clocks_function)(void *token);
+
+/// `run_loop` is about to be stopped (`CFRunLoopStop`) by a job of `run`, or by outside work of a
+/// run (its `token`): XCTest ends a wait so when the expectations it waits for are fulfilled.
+typedef void (*lockstep_run_loop_stop_observer)(void *run, void *token, void *run_loop);
+
+/// Sets the functions told of XCTest's waits (once, before any run).
+void lockstep_expectation_waits_set_observer(
+  lockstep_run_loop_rest rest, lockstep_waiter_clocks_function clocks,
+  lockstep_run_loop_stop_observer stopped);
+
+/// Counts the run-loop waits the run takes now, so that `CFRunLoopStop` asks only while one does.
+void lockstep_run_loop_waits_taken(long change);
+
+/// Whether the calling code runs for XCTest: a frame of the stack is XCTest's library.
+bool lockstep_called_from_xctest(void);
+
+/// Makes the calling thread, about to run the outside work `token`, XCTest's waiter: it reads the
+/// run's virtual clocks until `lockstep_expectation_waiter_leave`.
+void lockstep_expectation_waiter_enter(void *token);
+void lockstep_expectation_waiter_leave(void);
 
 /// A job of `run`, or outside work of a run (its `token`), set the timer of Dispatch source
 /// `source`: first after `delay` nanoseconds of the clock it named (read on the calling thread),

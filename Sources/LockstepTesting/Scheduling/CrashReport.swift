@@ -1,3 +1,5 @@
+import LockstepInterposition
+
 #if canImport(Darwin)
   import Darwin
 #elseif canImport(Glibc)
@@ -114,15 +116,25 @@ enum CrashReport {
     }
 
     /// A run reported a deadlock and unwinds its body: if the code under test crashes the process
-    /// meanwhile, the handler writes `report` first, so that the crash cannot swallow it.
+    /// meanwhile, or sends it a signal that ends it (`kill`), the report is written first, so
+    /// that the crash cannot swallow it.
     static func holdRunReport(_ report: String) {
       _ = installed
+      _ = fatalSignalsWatched
       let memory = CrashReport.memory
       memory.state[runReportLength] = 0
       let bytes = Array(report.utf8.prefix(runReportCapacity))
       bytes.withUnsafeBufferPointer { memory.runReport.update(from: $0.baseAddress!, count: $0.count) }
       memory.state[runReportLength] = bytes.count
     }
+
+    /// Signals the process sends itself that would end it write a held run report first.
+    private static let fatalSignalsWatched: Void = {
+      lockstep_fatal_signal_set_observer { signal in
+        let memory = CrashReport.memory
+        if memory.state[runReportLength] != 0 { writeRunReport(signal, memory) }
+      }
+    }()
 
     /// The run's report reached its caller: a crash from now on is none of its business.
     static func releaseRunReport() {

@@ -2,6 +2,12 @@ import LockstepTestSupport
 import LockstepTesting
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 // A trap in the code under test ends the process. Before it does, Lockstep writes to standard
 // error which exploration and which schedule ran, and a token that replays the choices made so
 // far — so the crash can be brought back, and looked at with the trap turned into a check; or,
@@ -89,6 +95,24 @@ struct CrashReportTests {
         })
       let text = String(decoding: crashed.standardErrorContent, as: UTF8.self)
       #expect(text.contains("shutdown took longer than allowed"), "the trap itself: \(text)")
+      #expect(text.contains("while a deterministic run unwinds its cancelled body"), "\(text)")
+      #expect(text.contains("Deadlock in the deterministic run started at"), "\(text)")
+    }
+
+    /// A signal the code under test sends its own process while the body unwinds (a shutdown that
+    /// raises `SIGALRM`, whose source is gone): the process dies of it, after the report.
+    @Test func aSignalThatEndsTheProcessWhileTheBodyUnwindsLeavesTheReportOnStandardError() async throws {
+      let ended = try #require(
+        await #expect(processExitsWith: .signal(SIGALRM), observing: [\.standardErrorContent]) {
+          _ = try? await withDeterministicScheduling {
+            await withTaskCancellationHandler {
+              await waitForGood()
+            } onCancel: {
+              _ = kill(getpid(), SIGALRM)
+            }
+          }
+        })
+      let text = String(decoding: ended.standardErrorContent, as: UTF8.self)
       #expect(text.contains("while a deterministic run unwinds its cancelled body"), "\(text)")
       #expect(text.contains("Deadlock in the deterministic run started at"), "\(text)")
     }

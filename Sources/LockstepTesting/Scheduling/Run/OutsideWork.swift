@@ -20,6 +20,9 @@ struct OutsideWork {
     case sourceEvent = 7
     /// A signal the run sent its own process, until a Dispatch source's event handler runs.
     case signal = 8
+    /// The thread XCTest waits for expectations on: it holds time except while its run loop
+    /// waits, for a time the run counts in virtual time.
+    case expectationWaiter = 9
 
     /// Whether virtual time stands still while work of this kind is in flight: a block queued to
     /// run now does its work and returns, and a signal is on its way. A block that waits first (a
@@ -28,7 +31,7 @@ struct OutsideWork {
     /// work. Those hold back only deadlock reports.
     var holdsTime: Bool {
       switch self {
-      case .async, .groupAsync, .sourceEvent, .signal: true
+      case .async, .groupAsync, .sourceEvent, .signal, .expectationWaiter: true
       case .after, .groupNotify, .thread, .sourceRegistration, .sourceOwner: false
       }
     }
@@ -57,6 +60,7 @@ struct OutsideWork {
       case .sourceOwner: text = "a Dispatch source's event handler"
       case .sourceEvent: text = "a Dispatch source's event handler"
       case .signal: text = "a signal the run sent its own process (no Dispatch source has handled it)"
+      case .expectationWaiter: text = "XCTest's wait for expectations"
       }
       if let label, !label.isEmpty { text += " on \"\(label)\"" }
       if let startedBy, let step {
@@ -72,11 +76,37 @@ struct OutsideWork {
   private var nextID: UInt64 = 1
   /// How many pieces of outside work the run has seen start.
   private(set) var started = 0
+  /// The work that waits for a time the run counts (XCTest's waiter in its run loop): it holds
+  /// neither time nor the next job.
+  private var resting: Set<UInt64> = []
+  /// The work the run woke from a rest (its time was over, or a job ended the wait): the run
+  /// waits for it before its next job, so that every run of a seed takes the same steps.
+  private var woken: Set<UInt64> = []
 
   var isEmpty: Bool { records.isEmpty }
 
   /// Whether virtual time stands still: work that holds it is in flight.
-  var holdsTime: Bool { records.values.contains { $0.kind.holdsTime } }
+  var holdsTime: Bool { records.contains { $0.value.kind.holdsTime && !resting.contains($0.key) } }
+
+  /// Whether the run waits for work it woke before its next job.
+  var hasWokenWork: Bool { !woken.isEmpty }
+
+  /// Whether `id` rests now.
+  func isResting(_ id: UInt64) -> Bool { resting.contains(id) }
+
+  /// The work of `id` waits for a time the run counts; `false` when it is not in flight.
+  mutating func rest(_ id: UInt64) -> Bool {
+    guard records[id] != nil else { return false }
+    resting.insert(id)
+    woken.remove(id)
+    return true
+  }
+
+  /// The work of `id` goes on: woken by the run (`byRun`), or back by itself.
+  mutating func wake(_ id: UInt64, byRun: Bool) {
+    guard records[id] != nil, resting.remove(id) != nil || byRun else { return }
+    if byRun { woken.insert(id) }
+  }
 
   /// The work in flight, oldest first, as a report lists it.
   var inFlight: [Record] { records.sorted { $0.key < $1.key }.map(\.value) }
@@ -85,13 +115,18 @@ struct OutsideWork {
   mutating func begin(_ record: Record) -> UInt64 {
     defer { nextID += 1 }
     records[nextID] = record
+    // The run waits for a new waiter until it first rests: where the wait begins is a step of
+    // every run of a seed.
+    if record.kind == .expectationWaiter { woken.insert(nextID) }
     started += 1
     return nextID
   }
 
   /// Records that the work of `id` returned; `true` when it was in flight.
   mutating func end(_ id: UInt64) -> Bool {
-    records.removeValue(forKey: id) != nil
+    resting.remove(id)
+    woken.remove(id)
+    return records.removeValue(forKey: id) != nil
   }
 
   /// Records that every piece of work of `kind` returned: the signals, once a source handled one.

@@ -213,6 +213,14 @@ struct RunState<Job: SchedulableJob>: JobRouter.RunView {
         return .waitingForOutsideWork
       }
     }
+    if outsideWork.hasWokenWork {
+      // XCTest's waiter, woken by the run: let go between two steps, then waited for, as a woken
+      // parked job is.
+      if !outsideWorkReleases.isEmpty { return .fire(outsideWorkReleases.removeFirst()) }
+      runningTask = nil
+      drainWaiting = true
+      return .waitingForOutsideWork
+    }
     // A parked job is unfinished work, as the body is.
     let unfinished = !bodyFinished || !parked.isEmpty
     var woke = false
@@ -344,10 +352,45 @@ struct RunState<Job: SchedulableJob>: JobRouter.RunView {
 
   /// The outside work of `id` returned; `true` when the drain thread waits and must be woken.
   mutating func endOutsideWork(_ id: UInt64) -> Bool {
-    guard outsideWork.end(id), !outsideWork.holdsTime, drainWaiting else { return false }
+    guard outsideWork.end(id) else { return false }
+    return wakesDrain()
+  }
+
+  /// Whether the drain thread waits for outside work and must now look again; it stops waiting.
+  private mutating func wakesDrain() -> Bool {
+    guard drainWaiting, !outsideWork.hasWokenWork, !outsideWork.holdsTime || readyCount > 0 else {
+      return false
+    }
     drainWaiting = false
     return true
   }
+
+  /// Outside work `id` (XCTest's waiter) waits for `delay` of virtual time: it holds time no
+  /// longer, and `action` ends its wait at the deadline. Returns the wake-up's timer and whether
+  /// the drain thread must look again; `nil` when the run takes no more.
+  mutating func outsideWorkRests(
+    _ id: UInt64, for delay: Duration, _ action: @escaping @Sendable () -> Void
+  ) -> (timer: UInt64, wakesDrain: Bool)? {
+    guard phase == .running, outsideWork.rest(id),
+      let timer = startTimer(after: delay, wakes: true, action)
+    else { return nil }
+    return (timer, wakesDrain())
+  }
+
+  /// The rest of outside work `id` ended: `byRun` when the run ended it (its time was over, or a
+  /// job stopped it), so that the run waits for it; `timer` is the wake-up to drop. A job that
+  /// ends it passes `release`, which lets the work go on once the job's step is over.
+  mutating func outsideWorkWakes(
+    _ id: UInt64, byRun: Bool, dropping timer: UInt64?, release: (@Sendable () -> Void)? = nil
+  ) {
+    if let timer { _ = timers.remove(timer) }
+    outsideWork.wake(id, byRun: byRun)
+    if let release { outsideWorkReleases.append(release) }
+  }
+
+  /// What lets outside work a job woke go on, once the job's step is over: it must not run beside
+  /// the job, or where the job's task goes next would depend on which thread is faster.
+  private var outsideWorkReleases: [@Sendable () -> Void] = []
 
   // MARK: Parked jobs
 
@@ -414,6 +457,13 @@ struct RunState<Job: SchedulableJob>: JobRouter.RunView {
 
   /// Whether the run waits for another thread: outside work in flight, a parked job's wait on
   /// something from outside the run, or a parked job's thread the run woke.
+  /// Whether the drain thread, waiting for outside work, may look for its next step.
+  var mayGoOnAfterOutsideWork: Bool {
+    if hasReturnedParkedWait { return true }
+    if parked.hasWokenWait || outsideWork.hasWokenWork { return false }
+    return readyCount > 0 || !waitsForOtherThreads
+  }
+
   var waitsForOtherThreads: Bool { !outsideWork.isEmpty || parked.holdsTime || parked.hasWokenWait }
 
   /// Whether a parked job's thread is back and waits for its turn.

@@ -57,6 +57,58 @@ struct OutsideWorkStateTests {
     }
   }
 
+  /// XCTest's waiter: the run waits for it until it rests; while it rests virtual time moves, to
+  /// its wake-up first; once the run ends the rest, the run waits for it again.
+  @Test func anExpectationWaiterIsWaitedForExceptWhileItRests() throws {
+    var state = runWithASleeper()
+    let begun = state.beginOutsideWork(.expectationWaiter, label: nil, byRunningJob: true)
+    let id = try #require(begun)
+    #expect(isWaiting(state.next()), "a new waiter is waited for until it rests")
+    let woke = Locked(0)
+    let rest = try #require(state.outsideWorkRests(id, for: .seconds(1)) { woke.withLock { $0 += 1 } })
+    #expect(rest.wakesDrain)
+    guard case .fire(let action) = state.next() else {
+      Issue.record("expected the waiter's wake-up, due before the sleeper")
+      return
+    }
+    #expect(state.now == .seconds(1))
+    action()
+    state.outsideWorkWakes(id, byRun: true, dropping: nil)
+    #expect(woke.withLock { $0 } == 1)
+    #expect(isWaiting(state.next()), "a waiter the run woke is waited for")
+    _ = try #require(state.outsideWorkRests(id, for: .seconds(10)) {})
+    guard case .run(let job) = state.next() else {
+      Issue.record("expected the sleeper, due before the waiter's second wake-up")
+      return
+    }
+    #expect(job == FakeJob(11) && state.now == .seconds(5))
+  }
+
+  /// A job that ends a waiter's rest lets it go only once the job's step is over.
+  @Test func aWaiterAJobWokeGoesOnAfterTheStep() throws {
+    var state = runWithASleeper()
+    let begun = state.beginOutsideWork(.expectationWaiter, label: nil, byRunningJob: true)
+    let id = try #require(begun)
+    let rest = try #require(state.outsideWorkRests(id, for: .seconds(60)) {})
+    let released = Locked(false)
+    state.outsideWorkWakes(
+      id, byRun: true, dropping: rest.timer, release: { released.withLock { $0 = true } })
+    #expect(!released.withLock { $0 })
+    guard case .fire(let release) = state.next() else {
+      Issue.record("expected the release before anything else")
+      return
+    }
+    release()
+    #expect(released.withLock { $0 })
+    #expect(isWaiting(state.next()), "then the run waits for the waiter")
+    _ = state.endOutsideWork(id)
+    guard case .run = state.next() else {
+      Issue.record("expected the sleeper once the waiter resumed the run")
+      return
+    }
+    #expect(state.now == .seconds(5), "the dropped wake-up did not move time")
+  }
+
   @Test func aSignalIsAwaitedOnlyWhereASourceMayHandleItAndEndsWhenOneDoes() throws {
     var state = runWithASleeper()
     let withoutSource = state.beginOutsideWork(.signal, label: nil, byRunningJob: true)

@@ -452,6 +452,8 @@ final class DeterministicRun: @unchecked Sendable {
       case .resume(let wait):
         if let stop = resume(wait) { return stop }
       case .fire(let action):
+        // Outside work that reads the run's clocks (XCTest's waiter) sees the time the timer fires at.
+        clocks?.set(elapsed: state.withLock { $0.nowNanoseconds })
         action()
       case .finished:
         return .finished
@@ -579,7 +581,7 @@ final class DeterministicRun: @unchecked Sendable {
       let nanoseconds = Int(min(remaining, .seconds(86_400)).wholeNanoseconds)
       if wakeup.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success { return true }
     }
-    return state.withLock { $0.readyCount > 0 || $0.hasReturnedParkedWait || !$0.waitsForOtherThreads }
+    return state.withLock { $0.mayGoOnAfterOutsideWork }
   }
 
   /// Work a job of this run (`byRunningJob`), or outside work of it, hands to another thread
@@ -588,9 +590,31 @@ final class DeterministicRun: @unchecked Sendable {
     state.withLock { $0.beginOutsideWork(kind, label: label, byRunningJob: byRunningJob) }
   }
 
+  /// Whether the run is still running: outside work that rests in it is woken by it.
+  var takesOutsideWork: Bool { state.withLock { $0.phase == .running } }
+
   /// The outside work of `id` returned.
   func endOutsideWork(_ id: UInt64) {
     if state.withLock({ $0.endOutsideWork(id) }) { wakeup.signal() }
+  }
+
+  /// Outside work `id` (XCTest's waiter) waits for `delay` of virtual time, until `action` at its
+  /// deadline; the wake-up's timer, or `nil` when the run takes no more.
+  func outsideWorkRests(_ id: UInt64, for delay: Duration, _ action: @escaping @Sendable () -> Void)
+    -> UInt64?
+  {
+    guard let (timer, wakesDrain) = state.withLock({ $0.outsideWorkRests(id, for: delay, action) }) else {
+      return nil
+    }
+    if wakesDrain { wakeup.signal() }
+    return timer
+  }
+
+  /// The rest of outside work `id` ended (see ``RunState/outsideWorkWakes(_:byRun:dropping:)``).
+  func outsideWorkWakes(
+    _ id: UInt64, byRun: Bool, dropping timer: UInt64?, release: (@Sendable () -> Void)? = nil
+  ) {
+    state.withLock { $0.outsideWorkWakes(id, byRun: byRun, dropping: timer, release: release) }
   }
 
   private func waitForOutsideJob(until deadline: ContinuousClock.Instant) -> Bool {

@@ -69,7 +69,7 @@ enum OutsideWorkTracking {
   static func resumed(_ run: DeterministicRun) {
     guard let current = lockstep_outside_work_current() else { return }
     let token = Unmanaged<Token>.fromOpaque(current).takeUnretainedValue()
-    if token.kind == .thread && token.run === run { token.end() }
+    if token.kind == .thread || token.kind == .expectationWaiter, token.run === run { token.end() }
   }
 
   private static func began(
@@ -85,7 +85,9 @@ enum OutsideWorkTracking {
     } else {
       return nil
     }
-    let kind = OutsideWork.Kind(rawValue: kind) ?? .async
+    var kind = OutsideWork.Kind(rawValue: kind) ?? .async
+    // XCTest's waiter can wait in virtual time only where the run's clocks are virtual.
+    if kind == .expectationWaiter && owner.clocks == nil { kind = .thread }
     let id = owner.beginOutsideWork(
       kind, label: label.map { String(cString: $0) }, byRunningJob: byRunningJob)
     // A source's event handler keeps its run weakly; a signal gets no token: a handler ends it.

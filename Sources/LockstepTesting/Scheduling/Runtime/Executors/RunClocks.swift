@@ -14,6 +14,9 @@ struct RunClocks {
     lockstep_virtual_clocks_start(storage, wallStart)
   }
 
+  /// The clocks, for a thread that reads them as the run's own (XCTest's waiter).
+  var pointer: UnsafeMutablePointer<lockstep_virtual_clocks> { storage }
+
   /// Gives the memory back; the run calls it once, when it is deallocated.
   func free() { storage.deallocate() }
 
@@ -21,7 +24,7 @@ struct RunClocks {
   /// virtual time.
   @inline(__always)
   func reading(at elapsed: Int64, _ body: () -> Void) {
-    storage.pointee.elapsed = elapsed
+    lockstep_virtual_clocks_set_elapsed(storage, elapsed)
     let previous = lockstep_virtual_clocks_enter(storage)
     body()
     lockstep_virtual_clocks_enter(previous)
@@ -29,7 +32,7 @@ struct RunClocks {
 
   /// Moves the instant the run's threads read to `elapsed` nanoseconds of virtual time: a parked
   /// job resumes at the run's now.
-  func set(elapsed: Int64) { storage.pointee.elapsed = elapsed }
+  func set(elapsed: Int64) { lockstep_virtual_clocks_set_elapsed(storage, elapsed) }
 
   static func nanosecondsSince1970(_ date: Date) -> Int64 {
     let seconds = date.timeIntervalSince1970.rounded(.down)

@@ -73,6 +73,7 @@ enum RuntimeHooks {
     OutsideWorkTracking.install()
     ParkedJobs.install()
     DispatchTimers.install()
+    ExpectationWaits.install()
     return nil
   }()
 
