@@ -1,6 +1,7 @@
 // The blocking waits of a deterministic run's jobs: `DispatchSemaphore.wait` and
 // `DispatchGroup.wait` reach libdispatch's exported `dispatch_semaphore_wait` and
-// `dispatch_group_wait`, and `DispatchSemaphore.signal` its `dispatch_semaphore_signal`. While one
+// `dispatch_group_wait`, `DispatchSemaphore.signal` its `dispatch_semaphore_signal`, and
+// `DispatchQueue.sync` its `dispatch_sync`. While one
 // of a run's jobs runs on the calling thread, a wait — or a blocking sleep, `usleep`, `nanosleep`,
 // `sleep` — is offered to the run first, which parks the job on this thread and goes on draining on another (see the Swift side, `ParkedJobs.swift`); a
 // signal a job sends while a job of its run is parked is told to the run before libdispatch sees
@@ -131,6 +132,39 @@ void dispatch_group_leave(void *group) {
   next(group);
   // After: the run asks whether the group is empty now.
   tell_run(group, lockstep_blocking_wait_group);
+}
+
+// `queue.sync` from a run's job: when blocks of the run are queued on `queue`, the call waits
+// for them, and one of them may wait for the run; the run parks the job for the call's length.
+
+typedef void (*dispatch_sync_function)(void *queue, void *block);
+static dispatch_sync_function next_dispatch_sync;
+static dispatch_sync_function next_dispatch_barrier_sync;
+static lockstep_sync_observer sync_observer;
+
+void lockstep_dispatch_sync_now(void *queue, void *block, bool barrier) {
+  dispatch_sync_function next = barrier
+    ? (dispatch_sync_function)lockstep_next_definition((void **)&next_dispatch_barrier_sync, "dispatch_barrier_sync")
+    : (dispatch_sync_function)lockstep_next_definition((void **)&next_dispatch_sync, "dispatch_sync");
+  next(queue, block);
+}
+
+/// A sync call of a run's job, offered to its run first.
+static void sync_call(void *queue, void *block, bool barrier) {
+  void *run = lockstep_main_queue_current_run();
+  if (__builtin_expect(run != NULL, 0)) {
+    lockstep_sync_observer observer = __atomic_load_n(&sync_observer, __ATOMIC_ACQUIRE);
+    if (observer != NULL && observer(run, queue, block, barrier)) return;
+  }
+  lockstep_dispatch_sync_now(queue, block, barrier);
+}
+
+void dispatch_sync(void *queue, void *block) { sync_call(queue, block, false); }
+
+void dispatch_barrier_sync(void *queue, void *block) { sync_call(queue, block, true); }
+
+void lockstep_sync_set_observer(lockstep_sync_observer observer) {
+  __atomic_store_n(&sync_observer, observer, __ATOMIC_RELEASE);
 }
 
 // Blocking sleeps: `usleep`, `nanosleep`, `sleep` (`Thread.sleep` reaches `nanosleep`). In a run's
@@ -276,6 +310,12 @@ void lockstep_blocking_waits_parked(long change) { (void)change; }
 bool lockstep_sleep_in_run(int64_t nanoseconds) {
   (void)nanoseconds;
   return false;
+}
+void lockstep_sync_set_observer(lockstep_sync_observer observer) { (void)observer; }
+void lockstep_dispatch_sync_now(void *queue, void *block, bool barrier) {
+  (void)queue;
+  (void)block;
+  (void)barrier;
 }
 
 #endif

@@ -207,7 +207,7 @@ void *lockstep_outside_work_begin(void *queue, int kind) {
       (void **)&queue_label, "dispatch_queue_get_label");
     if (get_label != NULL) label = get_label(queue);
   }
-  return began(run, parent, kind, label);
+  return began(run, parent, kind, label, queue);
 }
 
 void lockstep_outside_work_end(void *token) {

@@ -217,9 +217,9 @@ enum {
 
 /// Outside work begins: `run` is the context of the run whose job runs on the calling thread
 /// (`NULL` when none does), `parent` the token of the outside work the calling thread runs
-/// (`NULL` when none); `label` the queue's label, if any. Returns the new work's token, or `NULL`
-/// to leave it untracked.
-typedef void *(*lockstep_outside_began)(void *run, void *parent, int kind, const char *label);
+/// (`NULL` when none); `queue` the queue of a block (`NULL` for a thread), `label` its label, if
+/// any. Returns the new work's token, or `NULL` to leave it untracked.
+typedef void *(*lockstep_outside_began)(void *run, void *parent, int kind, const char *label, void *queue);
 
 /// The outside work of `token` returned (once per token).
 typedef void (*lockstep_outside_ended)(void *token);
@@ -300,6 +300,17 @@ void lockstep_blocking_waits_set_observer(
 
 /// Counts jobs parked (`change` 1) or resumed (-1): signals are told to runs only while one is.
 void lockstep_blocking_waits_parked(long change);
+
+/// A job of `run` calls `dispatch_sync` (or, `barrier`, `dispatch_barrier_sync`) for `queue`, a
+/// queue other than the main queue: returns whether the run took the call, and made it (parked,
+/// when blocks of the run are on that queue).
+typedef bool (*lockstep_sync_observer)(void *run, void *queue, void *block, bool barrier);
+
+/// Sets the function told of a run's jobs' `dispatch_sync` calls (once, before any run).
+void lockstep_sync_set_observer(lockstep_sync_observer observer);
+
+/// Calls libdispatch's `dispatch_sync` (or `dispatch_barrier_sync`) itself.
+void lockstep_dispatch_sync_now(void *queue, void *block, bool barrier);
 
 /// Whether the run of the calling thread's job took a blocking sleep of `nanoseconds` (parked, in
 /// virtual time) and slept it.

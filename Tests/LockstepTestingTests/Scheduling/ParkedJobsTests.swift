@@ -192,6 +192,66 @@ struct ParkedJobsTests {
     // The body (task 1) resumed before the other task's sleep moved virtual time.
     #expect(outcome.trace.steps.filter { $0.task == 1 }.allSatisfy { $0.time == .zero })
   }
+
+  /// `queue.sync` used as a lock while a block the run queued on that queue waits for a task of the
+  /// run: the job is parked for the call, the task runs, and the queue keeps its order.
+  @Test(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
+  func aSyncCallForAQueueWithTheRunsBlocksIsParked() async throws {
+    let outcome = try await runDeterministically(seed: 1, timeout: .seconds(10)) { () -> [Int] in
+      let queue = DispatchQueue(label: "com.example.lock")
+      let answered = DispatchSemaphore(value: 0)
+      let order = Locked<[Int]>([])
+      queue.async {
+        answered.wait()  // a block that waits for the run
+        order.withLock { $0.append(1) }
+      }
+      Task { answered.signal() }
+      queue.sync { order.withLock { $0.append(2) } }
+      return order.withLock { $0 }
+    }
+    #expect(outcome.value == [1, 2])
+  }
+
+  /// A parked `queue.sync` that outlives the run (its queue's block waits for something the run
+  /// cannot see): the run's timeout is reported at once, and the call returns when the queue is
+  /// done, as without the run.
+  @Test(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
+  func aSyncCallThatOutlivesTheRunReportsTheTimeoutAtOnce() async throws {
+    let release = DispatchSemaphore(value: 0)  // from before the run: the run does not see it
+    let (error, issues) = await collectingIssues { () -> (any Error)? in
+      let run = Task {
+        await thrownError {
+          _ = try await runDeterministically(seed: 1, timeout: .seconds(1)) {
+            let queue = DispatchQueue(label: "com.example.stuck")
+            queue.async { release.wait() }
+            queue.sync {}
+          }
+        }
+      }
+      // The report comes while the call still waits; then the queue is let go.
+      let collector = IssueRouting.collector
+      try? await waitUntil("the run's report", timeout: .seconds(30)) {
+        (collector?.issues.withLock { $0.count } ?? 0) > 0
+      }
+      release.signal()
+      return await run.value
+    }
+    #expect(issues.contains { $0.message.contains("Timed out after") }, "\(issues)")
+    #expect(error != nil, "the run throws too once the call returns")
+  }
+
+  /// `queue.sync` on a queue without blocks of the run is made at once, not parked.
+  @Test(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
+  func aSyncCallForAFreeQueueIsNotParked() async throws {
+    let outcome = try await runDeterministically(seed: 1, timeout: .seconds(10)) { () -> Int in
+      let queue = DispatchQueue(label: "com.example.lock")
+      let value = Locked(0)
+      for _ in 0..<100 { queue.sync { value.withLock { $0 += 1 } } }
+      return value.withLock { $0 }
+    }
+    #expect(outcome.value == 100)
+    #expect(outcome.trace.steps.count == 1, "parking would add steps: \(outcome.trace.steps.count)")
+  }
 }
 
 /// A run drained on the main actor runs every job there: a job parked on the main thread keeps the

@@ -42,6 +42,8 @@ struct OutsideWork {
     let kind: Kind
     /// The label of the queue the block was queued on, if it has one.
     let label: String?
+    /// The queue the block was queued on, by address (`nil` for a thread).
+    var queue: UInt? = nil
     /// The task whose job started it, when a job of the run did (0 for a job of no task).
     let startedBy: Int?
     /// The step during which it started, when a job of the run started it.
@@ -90,6 +92,12 @@ struct OutsideWork {
 
   /// Whether the run waits for work it woke before its next job.
   var hasWokenWork: Bool { !woken.isEmpty }
+
+  /// Whether a block is queued on `queue`, or runs there: a `sync` call for that queue waits for
+  /// it. (A block still waiting for its delay or its group is not on the queue yet.)
+  func hasWork(onQueue queue: UInt) -> Bool {
+    records.values.contains { $0.queue == queue && ($0.kind == .async || $0.kind == .groupAsync) }
+  }
 
   /// Whether `id` rests now.
   func isResting(_ id: UInt64) -> Bool { resting.contains(id) }

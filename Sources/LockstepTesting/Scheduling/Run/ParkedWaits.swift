@@ -12,6 +12,8 @@ struct ParkedWaits {
     case semaphore, group
     /// A blocking sleep (`Thread.sleep`, `usleep`): its timeout is all that ends it.
     case sleep
+    /// `DispatchQueue.sync` for a queue with blocks of the run on it: the call's return ends it.
+    case sync
 
     /// The call, as a report names it.
     var call: String {
@@ -19,6 +21,7 @@ struct ParkedWaits {
       case .semaphore: "DispatchSemaphore.wait()"
       case .group: "DispatchGroup.wait()"
       case .sleep: "a blocking sleep (Thread.sleep, usleep)"
+      case .sync: "DispatchQueue.sync"
       }
     }
   }

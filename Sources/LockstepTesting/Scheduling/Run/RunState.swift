@@ -323,9 +323,9 @@ struct RunState<Job: SchedulableJob>: JobRouter.RunView {
   /// Work handed to another thread starts: by the running job when `byRunningJob`, otherwise by
   /// other outside work. Returns its id, or `nil` when the run no longer takes work or the work is
   /// not tracked (a signal the run has no source for).
-  mutating func beginOutsideWork(_ kind: OutsideWork.Kind, label: String?, byRunningJob: Bool)
-    -> UInt64?
-  {
+  mutating func beginOutsideWork(
+    _ kind: OutsideWork.Kind, label: String?, queue: UInt? = nil, byRunningJob: Bool
+  ) -> UInt64? {
     guard phase == .running, !bodyFinished else { return nil }
     // Between two jobs the run's thread runs Lockstep's own code, whose threads are not the run's.
     if byRunningJob && runningTask == nil { return nil }
@@ -343,7 +343,7 @@ struct RunState<Job: SchedulableJob>: JobRouter.RunView {
     let step = byRunningJob ? trace.steps.count - 1 : nil
     return outsideWork.begin(
       OutsideWork.Record(
-        kind: kind, label: label, startedBy: step == nil ? nil : runningTask, step: step))
+        kind: kind, label: label, queue: queue, startedBy: step == nil ? nil : runningTask, step: step))
   }
 
   /// How many Dispatch source event handlers the run's jobs set: a signal the run sends itself is

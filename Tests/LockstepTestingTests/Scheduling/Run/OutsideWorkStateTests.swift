@@ -84,6 +84,22 @@ struct OutsideWorkStateTests {
     #expect(job == FakeJob(11) && state.now == .seconds(5))
   }
 
+  /// `queue.sync` waits only for blocks that are on the queue: queued to run now, not waiting for
+  /// a delay or a group.
+  @Test func onlyBlocksOnTheQueueMakeASyncCallWait() throws {
+    var state = runWithASleeper()
+    let queue: UInt = 0x1000
+    _ = state.beginOutsideWork(.after, label: nil, queue: queue, byRunningJob: true)
+    _ = state.beginOutsideWork(.groupNotify, label: nil, queue: queue, byRunningJob: true)
+    #expect(!state.outsideWork.hasWork(onQueue: queue))
+    let begun = state.beginOutsideWork(.async, label: nil, queue: queue, byRunningJob: true)
+    let id = try #require(begun)
+    #expect(state.outsideWork.hasWork(onQueue: queue))
+    #expect(!state.outsideWork.hasWork(onQueue: 0x2000))
+    _ = state.endOutsideWork(id)
+    #expect(!state.outsideWork.hasWork(onQueue: queue))
+  }
+
   /// A job that ends a waiter's rest lets it go only once the job's step is over.
   @Test func aWaiterAJobWokeGoesOnAfterTheStep() throws {
     var state = runWithASleeper()

@@ -300,6 +300,9 @@ final class DeterministicRun: @unchecked Sendable {
     }
   }
 
+  /// How many of the run's jobs are parked in a `queue.sync` call now (``sync(on:_:barrier:)``).
+  let syncCallsParked = Locked(0)
+
   /// What the watchdog made of the run when it gave it up (``abandonBlockedJob(blockedFor:)``), or
   /// a helper when the run ended while its caller's thread was parked (``endWhileParked(_:)``).
   private let abandonedOutcome = Locked<DrainOutcome?>(nil)
@@ -586,8 +589,10 @@ final class DeterministicRun: @unchecked Sendable {
 
   /// Work a job of this run (`byRunningJob`), or outside work of it, hands to another thread
   /// starts; its id, or `nil` when the run takes no more.
-  func beginOutsideWork(_ kind: OutsideWork.Kind, label: String?, byRunningJob: Bool) -> UInt64? {
-    state.withLock { $0.beginOutsideWork(kind, label: label, byRunningJob: byRunningJob) }
+  func beginOutsideWork(
+    _ kind: OutsideWork.Kind, label: String?, queue: UInt? = nil, byRunningJob: Bool
+  ) -> UInt64? {
+    state.withLock { $0.beginOutsideWork(kind, label: label, queue: queue, byRunningJob: byRunningJob) }
   }
 
   /// Whether the run is still running: outside work that rests in it is woken by it.

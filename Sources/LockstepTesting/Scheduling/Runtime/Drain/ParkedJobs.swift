@@ -21,13 +21,22 @@ import LockstepInterposition
 /// there) keeps it: the run's main-actor jobs wait until it resumes, as on a blocked main thread.
 extension DeterministicRun {
   /// Parks the running job on this thread in a wait of `kind` on `object`, for `timeout` of the
-  /// run's time (`nil`: forever). Returns the wait's result (0, or 1 when it timed out), or `nil`
-  /// when the run does not take the wait and the caller waits as before.
-  func park(_ kind: ParkedWaits.Kind, on argument: UnsafeMutableRawPointer?, timeout: Duration?) -> Int? {
+  /// run's time (`nil`: forever); a `.sync` wait makes the blocking `call` instead. Returns the
+  /// wait's result (0, or 1 when it timed out), or `nil` when the run does not take the wait and
+  /// the caller waits as before.
+  func park(
+    _ kind: ParkedWaits.Kind, on argument: UnsafeMutableRawPointer?, timeout: Duration?,
+    call: (() -> Void)? = nil
+  ) -> Int? {
     guard isInJob else { return nil }
     let waitOn: UnsafeMutableRawPointer
     let object: UnsafeMutableRawPointer
     switch (kind, argument) {
+    case (.sync, let queue?):
+      // A semaphore nobody waits on, for the run's end to signal: the call's return ends the wait.
+      guard call != nil, let semaphore = lockstep_semaphore_new() else { return nil }
+      object = queue
+      waitOn = semaphore
     case (.sleep, _):
       // A semaphore nobody signals, made by the run: only the timeout ends the wait.
       guard let timeout, timeout > .zero, let semaphore = lockstep_semaphore_new() else { return nil }
@@ -39,7 +48,7 @@ extension DeterministicRun {
     case (let kind, let given?):
       object = given
       switch kind {
-      case .semaphore, .sleep:
+      case .semaphore, .sleep, .sync:
         if lockstep_semaphore_wait_now(given, false) == 0 { return 0 }
         waitOn = given
       case .group:
@@ -78,7 +87,7 @@ extension DeterministicRun {
       switch kind {
       case .semaphore: lockstep_semaphore_wait_now(object, false) == 0
       case .group: lockstep_group_wait_now(object) == 0
-      case .sleep: false
+      case .sleep, .sync: false
       }
     if signalledMeanwhile {
       if ownsWaitOn { lockstep_semaphore_release(waitOn) }
@@ -95,7 +104,13 @@ extension DeterministicRun {
       ParkedJobs.startHelper(for: self)
     }
     let (timedOut, message) = ParkedJobs.outsideRun { () -> (Bool, BatonSlot.Message) in
-      _ = lockstep_semaphore_wait_now(waitOn, true)
+      if let call {
+        syncCallsParked.withLock { $0 += 1 }
+        call()
+        syncCallsParked.withLock { $0 -= 1 }
+      } else {
+        _ = lockstep_semaphore_wait_now(waitOn, true)
+      }
       if ownsWaitOn { lockstep_semaphore_release(waitOn) }
       let (timedOut, wake) = state.withLock { $0.parkedReturned(id) }
       if wake { signalWakeup() }
@@ -113,6 +128,16 @@ extension DeterministicRun {
     case .drainOn, .retire:
       preconditionFailure("a parked thread is handed only its turn or the run's end")
     }
+  }
+
+  /// Makes `queue.sync` for the running job: parked when blocks of the run are on `queue` (one of
+  /// them may wait for the run), made at once otherwise. Whether the run made the call.
+  func sync(on queue: UnsafeMutableRawPointer, _ block: UnsafeMutableRawPointer?, barrier: Bool) -> Bool {
+    guard isInJob, state.withLock({ $0.outsideWork.hasWork(onQueue: UInt(bitPattern: queue)) }) else {
+      return false
+    }
+    let call = { lockstep_dispatch_sync_now(queue, block, barrier) }
+    return park(.sync, on: queue, timeout: nil, call: call) != nil
   }
 
   /// Wakes every parked thread still in its wait, the run being over: each then waits for its
@@ -172,6 +197,13 @@ extension DeterministicRun {
   /// `outcome` to the caller once its job does; the drain thread's caller gets it at once. The run
   /// lock is handed on now.
   func endWhileParked(_ outcome: DrainOutcome) {
+    // A thread parked in `queue.sync` cannot be released: the call returns when the queue is
+    // done. The failure is reported now, as the watchdog reports a blocked job.
+    if syncCallsParked.withLock({ $0 }) > 0,
+      let failure = outcome.failure(timeout: timeout, site: site)
+    {
+      reportIssue("\(failure)", at: site, context: issueContext)
+    }
     DrainThread.shared.replace(ifDraining: self, outcome: outcome)
     lockHolding?.release()
   }
@@ -288,6 +320,11 @@ enum ParkedJobs {
           ?? token.flatMap { Unmanaged<OutsideWorkTracking.Token>.fromOpaque($0).takeUnretainedValue().run }
         owner?.state.withLock { $0.noteCreatedWaitObject(UInt(bitPattern: object)) }
       })
+    lockstep_sync_set_observer { run, queue, block, barrier in
+      guard let run, let queue else { return false }
+      return Unmanaged<DeterministicRun>.fromOpaque(run).takeUnretainedValue().sync(
+        on: queue, block, barrier: barrier)
+    }
   }
 }
 
