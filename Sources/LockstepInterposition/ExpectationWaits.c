@@ -104,19 +104,17 @@ void CFRunLoopStop(void *run_loop) {
 bool lockstep_called_from_xctest(void) {
   // The first caller outside Lockstep's stand-ins and Foundation decides: XCTest's waiter calls
   // Foundation (`Thread.detachNewThread`, `RunLoop.run`) itself, whereas a test that XCTest runs
-  // has XCTest's frames only further down its stack.
-  void *frames[16];
-  int count = backtrace(frames, 16);
+  // has XCTest's frames only further down its stack. The top frames are this image's (the
+  // stand-in, and a sanitizer's interceptors where one is linked in).
+  void *frames[24];
+  int count = backtrace(frames, 24);
   Dl_info own;
   if (dladdr((void *)lockstep_called_from_xctest, &own) == 0) return false;
-  for (int index = 1; index < count; index++) {
-    Dl_info info;
+  int index = 0;
+  Dl_info info;
+  while (index < count && dladdr(frames[index], &info) != 0 && info.dli_fbase == own.dli_fbase) index++;
+  for (; index < count; index++) {
     if (dladdr(frames[index], &info) == 0 || info.dli_fname == NULL) return false;
-    if (info.dli_fbase == own.dli_fbase && info.dli_sname != NULL
-      && (strcmp(info.dli_sname, "pthread_create") == 0 || strcmp(info.dli_sname, "_CFRunLoopFinished") == 0))
-    {
-      continue;
-    }
     if (strstr(info.dli_fname, "libFoundation") != NULL) continue;
     return strstr(info.dli_fname, "libXCTest") != NULL;
   }
