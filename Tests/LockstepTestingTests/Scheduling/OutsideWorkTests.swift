@@ -95,7 +95,7 @@ struct OutsideWorkTests {
   @Test(.timeLimit(.minutes(SuiteTimeLimit.minutes)), arguments: [true, false])
   func aDebounceThatCancelsItsWorkItemFiresOnce(cancels: Bool) async throws {
     let fired = try await withDeterministicScheduling {
-      let fired = Mutex(0)
+      let fired = Locked(0)  // a reference: blocks run on other threads
       let queue = DispatchQueue(label: "debounce")
       var pending: DispatchWorkItem?
       for _ in 0..<3 {
@@ -135,7 +135,7 @@ struct OutsideWorkTests {
     let result = await explore(.random(schedules: 5, seed: 1)) {
       let queue = DispatchQueue(label: "pair", attributes: .concurrent)
       let group = DispatchGroup()
-      let count = Mutex(0)
+      let count = Locked(0)  // a reference: the two blocks run at once
       for _ in 0..<2 {
         queue.async(group: group) {
           slowOutsideWork()
