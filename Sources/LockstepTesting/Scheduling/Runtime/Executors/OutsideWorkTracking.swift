@@ -80,12 +80,11 @@ enum OutsideWorkTracking {
     let owner: DeterministicRun
     if let run {
       owner = Unmanaged<DeterministicRun>.fromOpaque(run).takeUnretainedValue()
-    } else if let parent, let token = Optional(Unmanaged<Token>.fromOpaque(parent).takeUnretainedValue()),
-      let run = token.run
-    {
+    } else if let parent {
+      let token = Unmanaged<Token>.fromOpaque(parent).takeUnretainedValue()
       // XCTest's waiter queues its own bookkeeping (a watchdog due after the wait's timeout,
       // delegate calls): none of it is the code under test's, nor awaited by the run.
-      if token.kind == .expectationWaiter { return nil }
+      guard let run = token.run, token.kind != .expectationWaiter else { return nil }
       owner = run
     } else {
       return nil
