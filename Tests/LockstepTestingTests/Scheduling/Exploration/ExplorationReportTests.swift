@@ -113,4 +113,20 @@ struct ExplorationReportTests {
     #expect(cancelled.count == 0)
     #expect(result.description.contains("no Lockstep wait was reached, so no cancellation was tried"))
   }
+
+  /// A failed `#expect` with a comment reads as Swift Testing words it, without the severity its
+  /// issue's description puts between the expression and the comment.
+  @Test func aFailedExpectationWithACommentReadsWithoutItsSeverity() async throws {
+    let (result, _) = await collectingIssues {
+      await explore(.random(schedules: 1, seed: 1)) {
+        let event = "stopped"
+        #expect(event == "running", "the first event")
+      }
+    }
+    let failure = try #require(result.failure?.failures.first)
+    #expect(
+      failure.hasPrefix(#"Expectation failed: (event → "stopped") == "running": the first event"#),
+      "\(failure)")
+    #expect(!failure.contains("(error)"), "\(failure)")
+  }
 }

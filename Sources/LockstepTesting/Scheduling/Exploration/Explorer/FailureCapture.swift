@@ -64,10 +64,13 @@ final class FailureCapture: Sendable {
   }
 
   #if canImport(Testing)
+    /// `Expectation failed: (e → .stopped) == .running: the first event`, without the severity
+    /// Swift Testing's description puts between the kind and the comments.
     private static func describe(_ issue: Issue) -> String {
       let location = issue.sourceLocation.map { " (at \($0))" } ?? ""
-      var text = "\(issue)"
-      if text.hasSuffix(" (error)") { text.removeLast(" (error)".count) }
+      var text = "\(issue.kind)"
+      let comments = issue.comments.map(\.rawValue)
+      if !comments.isEmpty { text += ": " + comments.joined(separator: "; ") }
       return text + location
     }
   #endif
