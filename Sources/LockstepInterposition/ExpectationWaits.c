@@ -94,7 +94,8 @@ void CFRunLoopStop(void *run_loop) {
     void *run = lockstep_main_queue_current_run();
     void *token = run == NULL ? lockstep_outside_work_current() : NULL;
     lockstep_run_loop_stop_observer observer = __atomic_load_n(&stop_observer, __ATOMIC_ACQUIRE);
-    // From any thread: XCTest may fulfil on a queue of its own.
+    // From any thread: a stop made where no run context is set (a job parked in `queue.sync`, a
+    // thread outside the run) ends the rest too; only a job's own stop waits for its step to end.
     if (observer != NULL) observer(run, token, run_loop);
   }
   run_loop_function stop = (run_loop_function)lockstep_next_definition((void **)&next_stop, "CFRunLoopStop");

@@ -455,8 +455,6 @@ struct RunState<Job: SchedulableJob>: JobRouter.RunView {
     return (timedOut, drainWaiting)
   }
 
-  /// Whether the run waits for another thread: outside work in flight, a parked job's wait on
-  /// something from outside the run, or a parked job's thread the run woke.
   /// Whether the drain thread, waiting for outside work, may look for its next step.
   var mayGoOnAfterOutsideWork: Bool {
     if hasReturnedParkedWait { return true }
@@ -464,6 +462,8 @@ struct RunState<Job: SchedulableJob>: JobRouter.RunView {
     return readyCount > 0 || !waitsForOtherThreads
   }
 
+  /// Whether the run waits for another thread: outside work in flight, a parked job's wait on
+  /// something from outside the run, or a parked job's thread the run woke.
   var waitsForOtherThreads: Bool { !outsideWork.isEmpty || parked.holdsTime || parked.hasWokenWait }
 
   /// Whether a parked job's thread is back and waits for its turn.
