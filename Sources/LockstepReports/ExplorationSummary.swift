@@ -137,6 +137,10 @@ public struct ExplorationSummary: Codable, Sendable, Equatable {
   public var search: Search?
   /// The failure, or `nil` when every schedule passed.
   public var failure: Failure?
+  /// An issue the exploration recorded that is not a failing schedule (it could not run, a replay
+  /// left its token's schedule, a check's operations cannot be judged), or `nil`; a merge counts
+  /// it as failed.
+  public var problem: String?
   /// Whether Swift's hashing was deterministic in the process (a token replays exactly).
   public var hashingDeterministic: Bool
   /// Whether the runs read virtual now (not `LOCKSTEP_REAL_NOW=1`).
@@ -148,8 +152,10 @@ public struct ExplorationSummary: Codable, Sendable, Equatable {
     parameters: Parameters, settings: [String] = [], cancellation: Bool = false,
     shard: Shard? = nil, schedulesRun: Int, shapeSchedules: Int = 0, distinctSchedules: Int,
     elapsedSeconds: Double, complete: Bool, ranOutOfTime: Bool = false, search: Search? = nil,
-    failure: Failure? = nil, hashingDeterministic: Bool = true, virtualTime: Bool = true
+    failure: Failure? = nil, problem: String? = nil, hashingDeterministic: Bool = true,
+    virtualTime: Bool = true
   ) {
+    self.problem = problem
     version = Self.currentVersion
     self.test = test
     self.callSite = callSite

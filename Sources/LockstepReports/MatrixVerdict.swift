@@ -36,11 +36,14 @@ public struct MatrixVerdict: Sendable {
     public let longestSeconds: Double
     /// The failures, in shard order.
     public let failures: [ExplorationSummary.Failure]
+    /// The problems (issues that are not a failing schedule), in shard order.
+    public var problems: [String] { summaries.compactMap(\.problem) }
 
     /// Whether every shard is here and each ran all it was asked to: for an exhaustive search
     /// split over shards, whether the search is complete.
     public var covered: Bool {
-      missingShards.isEmpty && failures.isEmpty && summaries.allSatisfy(\.complete)
+      missingShards.isEmpty && failures.isEmpty && problems.isEmpty
+        && summaries.allSatisfy(\.complete)
     }
 
     /// Why it did not cover what was asked: `shard 3 missing`, `time budget ran out in shards 1,
@@ -52,8 +55,8 @@ public struct MatrixVerdict: Sendable {
           "shard\(missingShards.count == 1 ? "" : "s") "
             + missingShards.map { "\($0)" }.joined(separator: ", ") + " missing")
       }
-      if !failures.isEmpty { reasons.append("failed") }
-      let stopped = summaries.filter { !$0.complete && $0.failure == nil }
+      if !failures.isEmpty || !problems.isEmpty { reasons.append("failed") }
+      let stopped = summaries.filter { !$0.complete && $0.failure == nil && $0.problem == nil }
       let timedOut = stopped.filter(\.ranOutOfTime)
       if !timedOut.isEmpty { reasons.append("time budget ran out" + Self.inShards(timedOut)) }
       let limited = stopped.filter { !$0.ranOutOfTime }
@@ -111,9 +114,9 @@ public struct MatrixVerdict: Sendable {
     }
   }
 
-  /// Whether no exploration failed and no shard is missing.
+  /// Whether no exploration failed or had a problem, and no shard is missing.
   public var passed: Bool {
-    explorations.allSatisfy { $0.failures.isEmpty && $0.missingShards.isEmpty }
+    explorations.allSatisfy { $0.failures.isEmpty && $0.problems.isEmpty && $0.missingShards.isEmpty }
   }
 
   /// Schedules over every exploration and shard.

@@ -30,6 +30,18 @@ extension MatrixVerdict {
         lines.append("    replay it with: .replay(\"\(failure.token)\")")
       }
     }
+    let problems = explorations.flatMap { exploration in
+      exploration.summaries.compactMap { summary in summary.problem.map { (exploration, summary, $0) } }
+    }
+    if !problems.isEmpty {
+      lines.append("")
+      lines.append("Problems (issues that are not a failing schedule):")
+      for (exploration, summary, problem) in problems {
+        let shard = summary.shard.map { ", shard \($0)" } ?? ""
+        let first = problem.split(separator: "\n", omittingEmptySubsequences: false).first ?? ""
+        lines.append("  \(exploration.test) at \(exploration.callSite)\(shard): \(first)")
+      }
+    }
     let missing = explorations.filter { !$0.missingShards.isEmpty }
     if !missing.isEmpty {
       lines.append("")
@@ -63,10 +75,11 @@ extension MatrixVerdict {
       verdict += uncovered == 0 ? "; all covered" : "; \(uncovered) not covered (see the table)"
       lines.append("PASSED: " + verdict + ".")
     } else {
-      var problems: [String] = []
-      if failed > 0 { problems.append("\(failed) failure(s)") }
-      if missed > 0 { problems.append("\(missed) missing shard(s)") }
-      lines.append("FAILED: " + problems.joined(separator: ", ") + "; " + verdict + ".")
+      var reasons: [String] = []
+      if failed > 0 { reasons.append("\(failed) failure(s)") }
+      if !problems.isEmpty { reasons.append("\(problems.count) problem(s)") }
+      if missed > 0 { reasons.append("\(missed) missing shard(s)") }
+      lines.append("FAILED: " + reasons.joined(separator: ", ") + "; " + verdict + ".")
     }
     return lines.joined(separator: "\n") + "\n"
   }

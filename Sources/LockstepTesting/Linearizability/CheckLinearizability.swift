@@ -110,11 +110,10 @@ private nonisolated(nonsending) func checking<Object: Sendable, Model: Hashable 
   if let reason = RuntimeHooks.unavailability {
     problems.append("deterministic scheduling is unavailable: \(reason)")
   }
-  let notRun = LinearizabilityResult(scenariosRun: 0, schedulesRun: 0, failure: nil, ranOutOfTime: false)
   guard problems.isEmpty, let setup = check.setup else {
-    reportIssue(
-      "checkLinearizability \(strategy): \(problems.joined(separator: "; ")). Nothing ran.", at: site)
-    return notRun
+    return notRun(
+      "checkLinearizability \(strategy): \(problems.joined(separator: "; ")). Nothing ran.",
+      check.setup, at: site)
   }
   HashingDeterminism.warnOnceIfNotDeterministic(at: site)
   let outcome: LinearizabilityOutcome
@@ -128,28 +127,41 @@ private nonisolated(nonsending) func checking<Object: Sendable, Model: Hashable 
     }
     outcome = try ran.get()
   } catch let error as NestedDeterministicRun {
-    reportIssue(
+    return notRun(
       "checkLinearizability cannot run inside another deterministic run (the one started at "
         + "\(error.outerRun)): it runs its scenarios on the scheduler itself. Call it from a test "
         + "that is not under the .deterministic trait or withDeterministicScheduling. Nothing ran.",
-      at: site)
-    return notRun
+      setup, at: site)
   } catch let error as RunLockWaitCancelled {
-    reportIssue("\(error)", at: site)
-    return notRun
+    return notRun("\(error)", setup, at: site)
   } catch {
-    reportIssue("checkLinearizability could not run: \(error)", at: site)
-    return notRun
+    return notRun("checkLinearizability could not run: \(error)", setup, at: site)
   }
   let summary = ExplorationSummaryReport.deliver(
     outcome.summary, setup: setup, elapsed: outcome.elapsed, at: site, subject: "checkLinearizability",
     failureToken: outcome.result.failure?.token)
   if let problem = summary.problem { reportWarning(problem, at: site) }
-  if let misuse = outcome.misuse { reportIssue("checkLinearizability: \(misuse)", at: site) }
+  if let problem = outcome.result.problem { reportIssue(problem, at: site) }
   if let failure = outcome.result.failure {
     let picture = TimelinePictureReport.deliver(
       failure.timelineSVG, label: TimelinePictureReport.label(at: site), subject: "run", at: site)
     reportIssue(failure.description + "\n" + picture, at: site)
   }
   return outcome.result
+}
+
+/// Records `problem`, which stopped a check before it ran, and returns the result that carries it
+/// (and its JSON summary, where summaries are written).
+private func notRun(_ problem: String, _ setup: ExplorationSetup?, at site: CallSite)
+  -> LinearizabilityResult
+{
+  reportIssue(problem, at: site)
+  if let setup {
+    let summary = ExplorationSummaryReport.deliver(
+      .notRun(setup.strategy, cancellation: .none, problem: problem), setup: setup, elapsed: .zero,
+      at: site, subject: "checkLinearizability")
+    if let problem = summary.problem { reportWarning(problem, at: site) }
+  }
+  return LinearizabilityResult(
+    scenariosRun: 0, schedulesRun: 0, failure: nil, ranOutOfTime: false, problem: problem)
 }

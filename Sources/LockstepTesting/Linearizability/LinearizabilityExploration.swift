@@ -107,9 +107,10 @@ struct LinearizabilityExploration<Object: Sendable, Model: Hashable & Sendable>:
       LinearizabilityOutcome(
         result: LinearizabilityResult(
           scenariosRun: scenariosRun, schedulesRun: all.schedules, failure: failure,
-          ranOutOfTime: timedOut),
-        misuse: misuse,
-        summary: all.result(setup, failure: failure?.schedule, ranOutOfTime: timedOut),
+          ranOutOfTime: timedOut, problem: misuse.map { "checkLinearizability: \($0)" }),
+        summary: all.result(
+          setup, failure: failure?.schedule, ranOutOfTime: timedOut,
+          problem: misuse.map { "checkLinearizability: \($0)" }),
         elapsed: spent)
     }
     defer {
@@ -238,11 +239,10 @@ struct LinearizabilityExploration<Object: Sendable, Model: Hashable & Sendable>:
   }
 }
 
-/// What one check did: its result, a problem found with its operations, its explorations summed up
-/// for the JSON summary, and the time they ran.
+/// What one check did: its result (with a problem found with its operations), its explorations
+/// summed up for the JSON summary, and the time they ran.
 struct LinearizabilityOutcome: Sendable {
   let result: LinearizabilityResult
-  let misuse: String?
   let summary: ExplorationResult
   let elapsed: Duration
 }
@@ -267,9 +267,9 @@ private struct Aggregate {
     isComplete = isComplete && result.isComplete
   }
 
-  func result(_ setup: ExplorationSetup, failure: ExplorationFailure?, ranOutOfTime: Bool)
-    -> ExplorationResult
-  {
+  func result(
+    _ setup: ExplorationSetup, failure: ExplorationFailure?, ranOutOfTime: Bool, problem: String?
+  ) -> ExplorationResult {
     ExplorationResult(
       strategy: setup.strategy.description, schedulesRun: schedules,
       isComplete: isComplete && failure == nil, distinctSchedules: distinct,
@@ -277,7 +277,7 @@ private struct Aggregate {
       divergence: nil, injectsCancellation: false, isReplay: setup.strategy.isReplay,
       title: setup.title, shard: setup.shard, ranOutOfTime: ranOutOfTime,
       timeBudget: setup.effective.timeBudget, shapeSchedules: shapeSchedules,
-      offPlanSchedules: offPlan)
+      offPlanSchedules: offPlan, problem: problem)
   }
 }
 

@@ -1,10 +1,11 @@
 /// What ``explore(_:cancellation:maxSteps:timeout:gracePeriod:fileID:filePath:line:column:_:)`` did: how many
 /// schedules ran and how many of them were distinct, how many choice points there were, whether
-/// the search was complete, and the failing schedule if it found one.
+/// the search was complete, and the failing schedule if it found one — or the problem that made it
+/// fail without one.
 ///
 /// ```swift
 /// let result = await explore(.exhaustive(maxPreemptions: 2)) { try await model.check() }
-/// #expect(result.failure == nil)
+/// #expect(result.passed)
 /// print(result)   // "explore exhaustive(…): 37 schedule(s), 37 distinct, up to 9 choice point(s)…"
 /// ```
 public struct ExplorationResult: Sendable, CustomStringConvertible {
@@ -31,6 +32,10 @@ public struct ExplorationResult: Sendable, CustomStringConvertible {
   public let cancellationPoints: Int
   /// The failing schedule, shrunk, or `nil` when every schedule passed.
   public let failure: ExplorationFailure?
+  /// The issue the exploration recorded that is not a failing schedule, as recorded — it could not
+  /// run (its arguments, a nested run, scheduling unavailable), a replay left its token's schedule,
+  /// a pinned token is stale — or `nil`.
+  public internal(set) var problem: String?
   /// For a ``ExplorationStrategy/replay(_:)-(String)``, where the run left its token's schedule;
   /// `nil` when it followed it, and for other strategies.
   public let divergence: ReplayDivergence?
@@ -65,8 +70,9 @@ public struct ExplorationResult: Sendable, CustomStringConvertible {
     title: String? = nil, shard: ExplorationShard? = nil, ranOutOfTime: Bool = false,
     timeBudget: Duration? = nil, pinnedPassed: Int = 0, stalePinnedTokens: [String] = [],
     shapeSchedules: Int = 0, progress: SearchProgress? = nil, offPlanSchedules: Int = 0,
-    hashingIsDeterministic: Bool = HashingDeterminism.isDeterministic
+    hashingIsDeterministic: Bool = HashingDeterminism.isDeterministic, problem: String? = nil
   ) {
+    self.problem = problem
     self.offPlanSchedules = offPlanSchedules
     self.hashingIsDeterministic = hashingIsDeterministic
     self.strategy = strategy
@@ -89,6 +95,10 @@ public struct ExplorationResult: Sendable, CustomStringConvertible {
     self.progress = progress
   }
 
+  /// Whether the exploration passed: it recorded no issue, neither a failing schedule
+  /// (``failure``) nor a ``problem``.
+  public var passed: Bool { failure == nil && problem == nil }
+
   /// Whether there was nothing to explore: schedules ran, but no two jobs were ever ready at once
   /// and no cancellation could be tried, so every schedule was the same.
   var hadNothingToExplore: Bool {
@@ -105,9 +115,13 @@ public struct ExplorationResult: Sendable, CustomStringConvertible {
 
   /// One line, or the failure's whole report.
   public var description: String {
-    if let failure { return failure.description }
+    if let failure {
+      return failure.description + (problem.map { "\nAlso: \($0)" } ?? "")
+    }
+    if let problem, schedulesRun == 0 { return problem }
+    let verdict = problem.map { "failed: \($0)" } ?? "no failure"
     var text: String
-    if hadNothingToExplore {
+    if hadNothingToExplore && problem == nil {
       text =
         "explore \(title): \(schedulesRun) schedule(s) ran, no failure; " + Self.nothingToExplore
     } else {
@@ -124,7 +138,7 @@ public struct ExplorationResult: Sendable, CustomStringConvertible {
       text =
         "explore \(title): \(schedulesRun) schedule(s), \(distinctSchedules) distinct, up to "
         + "\(mostChoicePoints) choice point(s) each, \(extent)"
-        + (progress.map { " (\($0))" } ?? "") + "; no failure"
+        + (progress.map { " (\($0))" } ?? "") + "; \(verdict)"
     }
     if shapeSchedules > 0 {
       text +=
@@ -140,12 +154,14 @@ public struct ExplorationResult: Sendable, CustomStringConvertible {
     if pinnedPassed > 0 {
       text += "; before them, \(pinnedPassed) pinned token(s) replayed their schedule and passed"
     }
-    if !stalePinnedTokens.isEmpty {
+    if !stalePinnedTokens.isEmpty && problem == nil {
       text +=
         "; \(stalePinnedTokens.count) pinned token(s) no longer replay their schedule (stale): "
         + stalePinnedTokens.joined(separator: ", ")
     }
-    if let divergence { text += ". This replay did not follow its token's schedule. \(divergence)" }
+    if let divergence, problem == nil {
+      text += ". This replay did not follow its token's schedule. \(divergence)"
+    }
     if !hashingIsDeterministic && divergence?.hashingIsDeterministic != false {
       text += ". \(HashingDeterminism.note)"
     }

@@ -8,11 +8,11 @@ import LockstepReports
 /// The JSON summary an exploration leaves in the `LOCKSTEP_REPORTS` folder, beside the picture of
 /// its failure, for `lockstep-report` to merge over a CI matrix: written for every exploration at
 /// CI scale — the environment set a time budget, a scale or a shard, or it ran longer than a few
-/// seconds — and for every failing one.
+/// seconds — and for every failing one (a failing schedule, or a ``ExplorationResult/problem``).
 enum ExplorationSummaryReport {
   /// Whether an exploration that ran for `elapsed` writes a summary.
   static func writes(_ result: ExplorationResult, setup: ExplorationSetup, elapsed: Duration) -> Bool {
-    result.failure != nil || !setup.settings.isEmpty || setup.shard != nil
+    !result.passed || !setup.settings.isEmpty || setup.shard != nil
       || elapsed >= ExplorationProgress.quiet
   }
 
@@ -53,7 +53,7 @@ enum ExplorationSummaryReport {
       search: result.progress.map {
         ExplorationSummary.Search(estimatedSchedules: $0.estimatedSchedules, atLeastLeft: $0.subtreesLeft)
       },
-      failure: failure, hashingDeterministic: result.hashingIsDeterministic,
+      failure: failure, problem: result.problem, hashingDeterministic: result.hashingIsDeterministic,
       virtualTime: VirtualNowSupport.unavailableReason == nil)
   }
 

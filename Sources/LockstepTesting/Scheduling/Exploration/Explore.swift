@@ -93,12 +93,12 @@ public nonisolated(nonsending) func explore(
     problems.append("deterministic scheduling is unavailable: \(reason)")
   }
   guard problems.isEmpty else {
-    reportIssue(
-      "explore \(strategy): \(problems.joined(separator: "; ")). Nothing ran.", at: site)
-    return .notRun(strategy, cancellation: cancellation)
+    return notRun(
+      "explore \(strategy): \(problems.joined(separator: "; ")). Nothing ran.", setup, cancellation,
+      at: site)
   }
   HashingDeterminism.warnOnceIfNotDeterministic(at: site)
-  let result: ExplorationResult
+  var result: ExplorationResult
   let elapsed: Duration
   let misuse: String?
   let stale: [String]
@@ -115,41 +115,52 @@ public nonisolated(nonsending) func explore(
       return (result, explorer.misuse, explorer.staleReports, explorer.elapsed)
     }
   } catch let error as NestedDeterministicRun {
-    reportIssue(
+    return notRun(
       "explore \(strategy) cannot run inside another deterministic run (the one started at "
         + "\(error.outerRun)): "
         + "exploration runs the body on the scheduler itself, once per schedule. Call explore "
         + "from a test that is not under the .deterministic trait or withDeterministicScheduling. "
-        + "Nothing ran.", at: site)
-    return .notRun(strategy, cancellation: cancellation)
+        + "Nothing ran.", setup, cancellation, at: site)
   } catch let error as RunLockWaitCancelled {
-    reportIssue("\(error)", at: site)
-    return .notRun(strategy, cancellation: cancellation)
+    return notRun("\(error)", setup, cancellation, at: site)
   } catch {
-    reportIssue("explore could not run: \(error)", at: site)
-    return .notRun(strategy, cancellation: cancellation)
+    return notRun("explore could not run: \(error)", setup, cancellation, at: site)
   }
+  let recorded = (misuse.map { [$0] } ?? []) + stale
+  if !recorded.isEmpty { result.problem = recorded.joined(separator: "\n") }
   let summary = ExplorationSummaryReport.deliver(
     result, setup: setup, elapsed: elapsed, at: site)
   if let problem = summary.problem { reportWarning(problem, at: site) }
-  if let misuse { reportIssue(misuse, at: site) }
-  for report in stale { reportIssue(report, at: site) }
+  for problem in recorded { reportIssue(problem, at: site) }
   if let failure = result.failure { report(failure, at: site) }
-  if result.failure == nil && result.hadNothingToExplore {
+  if result.passed && result.hadNothingToExplore {
     reportWarning("explore \(result.title): \(ExplorationResult.nothingToExplore)", at: site)
   }
   return result
 }
 
+/// Records `problem`, which stopped an exploration before it ran, and returns the result that
+/// carries it (and its JSON summary, where summaries are written).
+private func notRun(
+  _ problem: String, _ setup: ExplorationSetup, _ cancellation: CancellationInjection,
+  at site: CallSite
+) -> ExplorationResult {
+  let result = ExplorationResult.notRun(setup.strategy, cancellation: cancellation, problem: problem)
+  let summary = ExplorationSummaryReport.deliver(result, setup: setup, elapsed: .zero, at: site)
+  reportIssue(problem, at: site)
+  if let problem = summary.problem { reportWarning(problem, at: site) }
+  return result
+}
+
 extension ExplorationResult {
   /// The result of an exploration that ran nothing.
-  fileprivate static func notRun(_ strategy: ExplorationStrategy, cancellation: CancellationInjection)
-    -> Self
-  {
+  static func notRun(
+    _ strategy: ExplorationStrategy, cancellation: CancellationInjection, problem: String
+  ) -> Self {
     ExplorationResult(
       strategy: strategy.description, schedulesRun: 0, isComplete: false, distinctSchedules: 0,
       mostChoicePoints: 0, cancellationPoints: 0, failure: nil, divergence: nil,
-      injectsCancellation: cancellation.enabled, isReplay: strategy.isReplay)
+      injectsCancellation: cancellation.enabled, isReplay: strategy.isReplay, problem: problem)
   }
 }
 

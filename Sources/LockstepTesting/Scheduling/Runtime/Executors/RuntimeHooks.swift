@@ -58,7 +58,11 @@ enum RuntimeHooks {
 
   /// Why this toolchain or OS cannot run the scheduler; `nil` where it can (and the executors
   /// are then installed).
-  static var unavailability: String? { installation }
+  static var unavailability: String? { simulatedUnavailability ?? installation }
+
+  /// A reason the entry points bound around it take as their unavailability (tests set it, to see
+  /// what a platform without the scheduler gets).
+  @TaskLocal static var simulatedUnavailability: String?
 
   /// `nil` once installed, otherwise why installing is impossible.
   private static let installation: String? = {
