@@ -8,6 +8,10 @@
 // `should_trap` says so, a switch goes to the trap's executor instead, whose `enqueue` holds the
 // task: the actor's drain goes on with the next job, and the actor ends idle.
 //
+// While a thread records them (`lockstep_task_switch_set_record`, around each job of a run), each
+// switch notes the running task and whether it goes to an actor: a task queued on a busy actor
+// runs later, inside the actor's processing job, and a timeline tells that job by the tasks it ran.
+//
 // Compiled code calls `swift_task_switch` from the module that awaits, so a definition of it in
 // the test executable is what it calls (as for `swift_task_create`, see TaskCreation.c); it
 // passes every switch on to the runtime's definition with a tail call. Weak: where the runtime is
@@ -31,6 +35,29 @@ typedef __attribute__((swiftasynccall)) void (*task_switch_function)(
 static task_switch_function next_task_switch;
 /// The calling thread's trap; `NULL` (almost always) when its switches go where they are asked.
 static __thread const lockstep_task_switch_trap *current_trap;
+/// Where the calling thread records executor switches; `NULL` when it does not.
+static __thread lockstep_task_switch_record *current_record;
+
+typedef __attribute__((swiftcall)) const void *(*get_current_task_function)(void);
+static get_current_task_function get_current_task;
+
+/// Records the running task's switch in `record`, by the task's runtime id (the task may be gone
+/// by the time the record is read).
+static void record_switch(lockstep_task_switch_record *record, bool to_actor) {
+  get_current_task_function current = __atomic_load_n(&get_current_task, __ATOMIC_ACQUIRE);
+  if (current == NULL) {
+    current = (get_current_task_function)dlsym(RTLD_DEFAULT, "swift_task_getCurrent");
+    if (current == NULL) return;
+    __atomic_store_n(&get_current_task, current, __ATOMIC_RELEASE);
+  }
+  int index = record->count;
+  if (index < lockstep_task_switch_record_capacity) {
+    const void *task = current();
+    record->task_ids[index] = task ? lockstep_job_task_id(task) : 0;
+    record->to_actor[index] = to_actor;
+  }
+  record->count = index + 1;
+}
 
 __attribute__((weak, swiftasynccall)) void swift_task_switch(
   __attribute__((swift_async_context)) void *context, void *resume, void *identity,
@@ -42,6 +69,8 @@ __attribute__((weak, swiftasynccall)) void swift_task_switch(
     if (next == NULL) abort();
     __atomic_store_n(&next_task_switch, next, __ATOMIC_RELEASE);
   }
+  lockstep_task_switch_record *record = current_record;
+  if (__builtin_expect(record != NULL, 0)) record_switch(record, identity != NULL);
   const lockstep_task_switch_trap *trap = current_trap;
   if (__builtin_expect(trap != NULL, 0) && trap->should_trap(trap->context)) {
     __attribute__((musttail)) return next(context, resume, trap->identity, trap->implementation);
@@ -57,6 +86,8 @@ const lockstep_task_switch_trap *lockstep_task_switch_set_trap(const lockstep_ta
   return previous;
 }
 
+void lockstep_task_switch_set_record(lockstep_task_switch_record *record) { current_record = record; }
+
 #else
 
 bool lockstep_task_switch_interposable(void) { return false; }
@@ -65,5 +96,7 @@ const lockstep_task_switch_trap *lockstep_task_switch_set_trap(const lockstep_ta
   (void)trap;
   return 0;
 }
+
+void lockstep_task_switch_set_record(lockstep_task_switch_record *record) { (void)record; }
 
 #endif

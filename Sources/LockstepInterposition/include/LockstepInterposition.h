@@ -164,6 +164,20 @@ bool lockstep_task_switch_interposable(void);
 /// Sets the calling thread's trap (`NULL`: none); returns the one it had.
 const lockstep_task_switch_trap *lockstep_task_switch_set_trap(const lockstep_task_switch_trap *trap);
 
+enum { lockstep_task_switch_record_capacity = 16 };
+
+/// The executor switches made on a thread while it records them: the runtime id of each switching
+/// task and whether it switched to an actor's executor (not the generic one), the first
+/// `lockstep_task_switch_record_capacity` of them, and how many there were.
+typedef struct lockstep_task_switch_record {
+  int count;
+  uint64_t task_ids[lockstep_task_switch_record_capacity];
+  bool to_actor[lockstep_task_switch_record_capacity];
+} lockstep_task_switch_record;
+
+/// Records the calling thread's executor switches in `record` (`NULL`: stops recording).
+void lockstep_task_switch_set_record(lockstep_task_switch_record *record);
+
 /// Receives a block a run's job handed to the main queue (`DispatchQueue.main.async`, or
 /// `asyncAfter` with `delayed` and the `delay` in nanoseconds on the clock it named, read on the
 /// calling thread). The observer owns the block, a copy: `lockstep_main_queue_run_block` runs and

@@ -34,6 +34,9 @@ public struct SchedulerTrace: Sendable, Equatable, CustomStringConvertible {
     /// What the job was, when it was not a task's: an actor's job, the wake-up of a task after
     /// `Task.yield()`, another job of the runtime.
     var kindOfJob = KindOfJob.task
+    /// For an actor's job, the tasks seen to run in it (queued on the actor when it was busy), in
+    /// the order of their numbers, each with where it was left.
+    var ranTasks: [RanTask] = []
 
     /// The index of the step that handed this job to the run, if a step did.
     var enqueuedBy: Int? { enqueuedAt < 0 ? nil : Int(enqueuedAt) }
@@ -52,6 +55,19 @@ public struct SchedulerTrace: Sendable, Equatable, CustomStringConvertible {
       lhs.task == rhs.task && lhs.isMainActor == rhs.isMainActor && lhs.time == rhs.time
         && lhs.wokeFromSleep == rhs.wokeFromSleep
     }
+  }
+
+  /// An executor switch a task made during a step (`swift_task_switch`).
+  struct TaskSwitch: Sendable {
+    let taskID: UInt64
+    /// Whether it went to an actor's executor, rather than the generic one.
+    let toActor: Bool
+  }
+
+  /// A task that ran inside another job (an actor's), and where it was left suspended.
+  struct RanTask: Sendable, Equatable {
+    let task: Int
+    let site: SuspensionSite
   }
 
   /// Every executed job, in execution order.

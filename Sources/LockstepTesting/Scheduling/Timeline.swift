@@ -41,9 +41,12 @@ public struct Timeline: Sendable, Equatable, CustomStringConvertible {
     var resumedBy: Int? = nil
     /// Whether a check failed, or an issue was reported, in this task's work of the step.
     var failed = false
-    /// Where the task was suspended when the step ended, `load() at Cache.swift:31`; `nil` when
-    /// it finished or where it waits is not known.
-    var site: String? = nil
+    /// Where the task was suspended when the step ended; `nil` when it finished or where it waits
+    /// is not known.
+    var site: SuspendedTaskStacks.SiteText? = nil
+    /// How the line ends when there is no ``site``: `finished`, or why where the task waits is
+    /// not known; `nil` when nothing is to be said.
+    var ending: String? = nil
     /// ``taskName`` as each line of ``Timeline/description`` shows it: the function and file:line
     /// of the creation site, without the closures and generic parameters around it.
     var shortName: String = ""
@@ -72,13 +75,22 @@ public struct Timeline: Sendable, Equatable, CustomStringConvertible {
     var what: String {
       var actions = actions
       if let site, let last = actions.last {
-        if actions.count > 1 && (last.hasPrefix("waits for ") || last.hasPrefix("sleeps until ")) {
-          actions[actions.count - 1] = last + " in " + site
+        if actions.count > 1 && !site.entersFunction
+          && (last.hasPrefix("waits for ") || last.hasPrefix("sleeps until "))
+        {
+          actions[actions.count - 1] = last + " in " + site.place
         } else if last != "finished" {
-          actions.append("awaits in " + site)
+          actions.append(site.phrase)
         }
+      } else if let ending, actions.last != "finished", actions.last.map(Self.waits) != true {
+        actions.append(ending)
       }
       return actions.joined(separator: ", ")
+    }
+
+    /// Whether `action` says what the task waits for (a Lockstep primitive, a sleep).
+    private static func waits(_ action: String) -> Bool {
+      action.hasPrefix("waits for ") || action.hasPrefix("sleeps until ")
     }
 
     /// ``what``, and `✗ a check failed here` where one did.
@@ -91,8 +103,10 @@ public struct Timeline: Sendable, Equatable, CustomStringConvertible {
   init(_ trace: SchedulerTrace) {
     var eventsByStep: [Int: [SchedulerTrace.Event]] = [:]
     for event in trace.events { eventsByStep[event.step, default: []].append(event) }
-    let sites = SuspendedTaskStacks.texts(for: Set(trace.steps.map(\.suspendedAt)))
+    let sites = SuspendedTaskStacks.texts(
+      for: Set(trace.steps.flatMap { [$0.suspendedAt] + $0.ranTasks.map(\.site) }))
     TaskOriginSymbols.prepare(trace.taskOrigins.values)
+    let readsSites = SuspendedTaskStacks.unavailability == nil
     var knownNames: [Int: (full: String, short: String)] = [:]
     func names(of task: Int) -> (full: String, short: String) {
       if let known = knownNames[task] { return known }
@@ -129,6 +143,8 @@ public struct Timeline: Sendable, Equatable, CustomStringConvertible {
       // job ran (known from its events).
       let events = eventsByStep[index] ?? []
       var tasks: [Int] = step.task.map { [$0] } ?? []
+      // The tasks an actor's job ran, seen by where they were left or by their executor switches.
+      for ran in step.ranTasks where !tasks.contains(ran.task) { tasks.append(ran.task) }
       // A failure during a job that is not a task's (no task to show it on) marks the step's
       // first task instead.
       for event in events where !tasks.contains(event.task) {
@@ -171,15 +187,32 @@ public struct Timeline: Sendable, Equatable, CustomStringConvertible {
         }
         // One actor job ran the work of several tasks: the step number repeats, and says why.
         if position > 0 { actions.append("in the same actor job as the line above") }
+        let site = task == step.task ? step.suspendedAt : step.ranTasks.first { $0.task == task }?.site
         let (full, short) = names(of: task)
         entries.append(
           Entry(
             step: index + 1, task: task, taskName: full, time: step.time, actions: actions,
             arrival: arrival, executor: executor, resumedBy: resumedBy, failed: failed,
-            site: task == step.task ? sites[step.suspendedAt] : nil, shortName: short))
+            site: site.flatMap { sites[$0] },
+            ending: site.flatMap(Self.ending(at:))
+              ?? (site == nil && readsSites ? "its place in the actor's job was not read" : nil),
+            shortName: short))
       }
     }
     self.entries = entries
+  }
+
+  /// How a line ends where no text tells where its task waits: finished, or why it is not known;
+  /// `nil` where the task was not read (``Timeline/description`` says once why not, when it
+  /// cannot be here).
+  private static func ending(at site: SuspensionSite) -> String? {
+    switch site.status {
+    case .notRead: nil
+    case .finished: "finished"
+    case .running: "goes on on another thread (a blocking wait)"
+    case .unreadable: "suspended; its memory could not be read as a task's"
+    case .suspended: "suspended where no code has a name (no debug information)"
+    }
   }
 
   /// How the timeline names a step that ran no task's job, and what it says the step did.
@@ -262,6 +295,9 @@ public struct Timeline: Sendable, Equatable, CustomStringConvertible {
       text.append("Where the tasks were created:")
       text += legend.keys.sorted().compactMap { legend[$0].map { "  " + $0 } }
     }
+    if let reason = SuspendedTaskStacks.unavailability, entries.contains(where: { $0.task != 0 }) {
+      text.append("Where each task was left is not shown: \(reason).")
+    }
     return text.joined(separator: "\n")
   }
 
@@ -330,7 +366,8 @@ public struct Timeline: Sendable, Equatable, CustomStringConvertible {
           step: first.step, task: first.task, taskName: first.taskName, time: first.time,
           actions: actions, arrival: first.arrival, executor: first.executor,
           resumedBy: first.resumedBy, failed: group.contains(where: \.failed),
-          site: group[group.count - 1].site, shortName: first.shortName))
+          site: group[group.count - 1].site, ending: group[group.count - 1].ending,
+          shortName: first.shortName))
     }
   }
 

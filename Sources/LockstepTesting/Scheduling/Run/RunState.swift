@@ -193,8 +193,11 @@ struct RunState<Job: SchedulableJob>: JobRouter.RunView {
   /// Picks the next job: a ready one if any; otherwise, while the body runs, a due timer or the
   /// earliest sleeper (advancing virtual time). Records the step in the trace, after recording
   /// where the previous step left its task (``recordSuspension(_:)``).
-  mutating func next(previousStepSuspendedAt site: SuspensionSite = .none) -> Step {
-    recordSuspension(site)
+  mutating func next(
+    previousStepSuspendedAt site: SuspensionSite = .none, switches: [SchedulerTrace.TaskSwitch] = [],
+    actorJobSites: [(task: Int, site: SuspensionSite)] = []
+  ) -> Step {
+    recordAfterStep(site, switches: switches, actorJobSites: actorJobSites)
     if phase == .quarantined {
       runningTask = nil
       return .abandoned
@@ -255,6 +258,7 @@ struct RunState<Job: SchedulableJob>: JobRouter.RunView {
     }
     let task = entry.task
     if task != 0 {
+      if !headingToActors.isEmpty { headingToActors.removeAll { $0 == task } }
       if woke { tasks[task].lastSleepEnded = true }
       tasks[task].jobsRun += 1
       tasks[task].lastStep = trace.steps.count
@@ -262,7 +266,10 @@ struct RunState<Job: SchedulableJob>: JobRouter.RunView {
       tasks[task].waitingOn = nil
     }
     runningTask = task
-    runningTaskIsKept = task != 0 && tasks[task].object != nil
+    // An `async let` task is not kept (its parent's frame holds it), but it can be read right
+    // after its own job.
+    runningTaskIsKept =
+      task != 0 && (tasks[task].object != nil || entry.job.taskID == tasks[task].taskID)
     runningTaskNeedsName = task != 0 && entry.job.taskID.map { tasks.needsName(task, id: $0) } ?? false
     trace.steps.append(
       SchedulerTrace.Step(
@@ -311,8 +318,73 @@ struct RunState<Job: SchedulableJob>: JobRouter.RunView {
 
   /// Records where the last step left its task, read once its job returned.
   mutating func recordSuspension(_ site: SuspensionSite) {
-    guard !site.isNone, !trace.steps.isEmpty else { return }
-    trace.steps[trace.steps.count - 1].suspendedAt = site
+    guard !site.isNone, let last = trace.steps.indices.last else { return }
+    trace.steps[last].suspendedAt = site
+    if let task = trace.steps[last].task {
+      tasks[task].lastSite = site
+      if site.finished { tasks[task].finished = true }
+    }
+  }
+
+  /// Records what the drain read once the last step's job returned: where it left its task, the
+  /// executor switches it made, and for an actor's job where the tasks that may have run in it
+  /// were left.
+  mutating func recordAfterStep(
+    _ site: SuspensionSite, switches: [SchedulerTrace.TaskSwitch],
+    actorJobSites: [(task: Int, site: SuspensionSite)]
+  ) {
+    recordSuspension(site)
+    if !actorJobSites.isEmpty { recordRanInActorJob(actorJobSites, switches: switches) }
+    if !switches.isEmpty { noteSwitchesToActors(switches) }
+  }
+
+  /// The tasks that switched to an actor's executor since their own last job, by number: each
+  /// may run inside a later actor job.
+  private(set) var headingToActors: [Int] = []
+
+  /// The tasks that may run inside an actor job (``headingToActors``), with their addresses and
+  /// where they were left, for the drain to read again after an actor's job.
+  var tasksHeadingToActors: [(task: Int, object: UInt, site: SuspensionSite)] {
+    headingToActors.compactMap { task in tasks[task].object.map { (task, $0, tasks[task].lastSite) } }
+  }
+
+  /// Notes the tasks that switched to an actor's executor during the last step.
+  private mutating func noteSwitchesToActors(_ switches: [SchedulerTrace.TaskSwitch]) {
+    for change in switches where change.toActor {
+      guard let task = tasks.number(of: change.taskID), tasks[task].object != nil,
+        !headingToActors.contains(task)
+      else { continue }
+      headingToActors.append(task)
+    }
+  }
+
+  /// Records which tasks heading to actors ran inside the last step, an actor's job: those that
+  /// switched executors in it, then those it left somewhere else than they were (`sites`, read
+  /// after the job).
+  private mutating func recordRanInActorJob(
+    _ sites: [(task: Int, site: SuspensionSite)], switches: [SchedulerTrace.TaskSwitch]
+  ) {
+    guard let last = trace.steps.indices.last, trace.steps[last].task == nil else { return }
+    var ran: [SchedulerTrace.RanTask] = []
+    for change in switches {
+      guard let task = tasks.number(of: change.taskID), !ran.contains(where: { $0.task == task }),
+        let read = sites.first(where: { $0.task == task })
+      else { continue }
+      ran.append(SchedulerTrace.RanTask(task: task, site: read.site))
+    }
+    for read in sites where read.site != tasks[read.task].lastSite && !read.site.isNone {
+      if !ran.contains(where: { $0.task == read.task }) {
+        ran.append(SchedulerTrace.RanTask(task: read.task, site: read.site))
+      }
+    }
+    guard !ran.isEmpty else { return }
+    trace.steps[last].ranTasks = ran
+    for entry in ran {
+      tasks[entry.task].lastSite = entry.site
+      tasks[entry.task].lastStep = last
+      if entry.site.finished { tasks[entry.task].finished = true }
+      headingToActors.removeAll { $0 == entry.task }
+    }
   }
 
   /// The drain thread stopped waiting for outside jobs.

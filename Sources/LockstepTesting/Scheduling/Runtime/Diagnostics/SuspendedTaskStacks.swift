@@ -41,15 +41,26 @@ enum SuspendedTaskStacks {
     guard unavailability == nil else { return [:] }
     // One symbolication for every task of the report: each reads the images' debug information.
     let stacks = tasks.mapValues(rawStack(of:))
-    let known = frames(at: Array(Set(stacks.values.joined())))
+    let known = points(at: Array(Set(stacks.values.joined())))
     var lines: [Int: [String]] = [:]
     for (number, addresses) in stacks {
       var frames: [CodeFrame] = []
-      for frame in addresses.flatMap({ known[$0] ?? [] }) where frames.last != frame {
-        frames.append(frame)
+      var entered: CodeFrame?
+      for point in addresses.compactMap({ known[$0] }) {
+        if point.entersFunction, frames.isEmpty, let function = point.frames.last {
+          entered = function
+          continue
+        }
+        for frame in point.frames where frames.last != frame { frames.append(frame) }
       }
       // Lockstep's own frames (a run's body, its primitives) are not the test's.
       let shown = frames.filter { !$0.rawName.hasPrefix(lockstepPrefix) }.prefix(frameLimit)
+      if let entered, !entered.rawName.hasPrefix(lockstepPrefix) {
+        lines[number] =
+          ["waits to enter \(CodeFrame.shortened(entered.function)) (the hop onto its actor)"]
+          + shown.map { "called from \($0.text)" }
+        continue
+      }
       guard let first = shown.first else { continue }
       lines[number] = ["waits at \(first.text)"] + shown.dropFirst().map { "called from \($0.text)" }
     }
@@ -73,46 +84,95 @@ enum SuspendedTaskStacks {
     return head & 3 == 0 && head != 0 ? head : nil
   }
 
-  /// Where the task of `job` is suspended, read right after the job ran; ``SuspensionSite/none``
-  /// when it finished or is not suspended. Only for a task the run keeps alive (``retain(_:)``).
+  /// Where the task of `job` is suspended, read right after the job ran, or what else reading it
+  /// found (it finished, it runs on another thread); ``SuspensionSite/none`` where nothing is
+  /// read. Only for a task the run keeps alive (``retain(_:)``), or an `async let` task right
+  /// after its own job (its parent's frame, which holds it, cannot have gone on).
   static func site(of job: UnownedJob) -> SuspensionSite {
+    site(ofTask: unsafeBitCast(job, to: UnsafeRawPointer.self))
+  }
+
+  /// Where the task at `task` is suspended (see ``site(of:)``).
+  static func site(ofTask task: UnsafeRawPointer) -> SuspensionSite {
     guard readsSites else { return .none }
-    let task = unsafeBitCast(job, to: UnsafeRawPointer.self)
     var raw = SuspensionSite.none.addresses
     let count = withUnsafeMutableBytes(of: &raw) { bytes in
       lockstep_suspension_site(
         task, bytes.baseAddress?.assumingMemoryBound(to: UInt.self), Int32(SuspensionSite.capacity))
     }
-    return count > 0 ? SuspensionSite(addresses: raw) : .none
+    switch Int(count) {
+    case 1...: return SuspensionSite(addresses: raw, status: .suspended)
+    case lockstep_task_stack_complete: return SuspensionSite(.finished)
+    case lockstep_task_stack_running: return SuspensionSite(.running)
+    default: return SuspensionSite(.unreadable)
+    }
   }
 
   /// Whether ``site(of:)`` reads anything in this process.
   private static let readsSites = TaskLayoutReading.turnedOff == nil
 
-  /// What each site of `sites` says in a timeline, symbolicated in one call:
-  /// `load() at Cache.swift:31`, the innermost frame of the code under test (not Lockstep's, not
-  /// the standard library's). A site with no such frame, or any site where stacks cannot be read
-  /// here (``unavailability``), has no text.
-  static func texts(for sites: Set<SuspensionSite>) -> [SuspensionSite: String] {
-    let sites = sites.filter { !$0.isNone }
+  /// What each site of `sites` says in a timeline, symbolicated in one call: the innermost
+  /// `await` of the code under test (not Lockstep's, not the standard library's), by its line —
+  /// `load() at Cache.swift:31` — or the function a task waits to enter. A site with no such
+  /// frame, or any site where stacks cannot be read here (``unavailability``), has no text.
+  static func texts(for sites: Set<SuspensionSite>) -> [SuspensionSite: SiteText] {
+    let sites = sites.filter { $0.status == .suspended }
     guard !sites.isEmpty, unavailability == nil else { return [:] }
-    let known = frames(at: Array(Set(sites.flatMap(\.resumeFunctions))))
-    var texts: [SuspensionSite: String] = [:]
+    let known = points(at: Array(Set(sites.flatMap(\.resumeFunctions))))
+    var texts: [SuspensionSite: SiteText] = [:]
     for site in sites {
-      let frame = site.resumeFunctions.lazy.flatMap { known[$0] ?? [] }
+      let points = site.resumeFunctions.compactMap { known[$0] }
+      guard
+        let index = points.firstIndex(where: { point in
+          point.frames.contains { !$0.rawName.hasPrefix(lockstepPrefix) }
+        })
+      else {
+        // Suspended where no line of the code under test shows: name the library's function.
+        if let library = points.first?.library {
+          texts[site] = SiteText(
+            place: "\(library) (not the code under test: the standard library or the runtime)",
+            entersFunction: false)
+        }
+        continue
+      }
+      let point = points[index]
+      guard point.entersFunction, let function = point.frames.last else {
+        if let frame = point.frames.first(where: { !$0.rawName.hasPrefix(lockstepPrefix) }) {
+          texts[site] = SiteText(place: frame.shortText, entersFunction: false)
+        }
+        continue
+      }
+      // Where the task waits to enter the function: the caller's `await`, when it is known.
+      let caller = points.dropFirst(index + 1).lazy.flatMap(\.frames)
         .first { !$0.rawName.hasPrefix(lockstepPrefix) }
-      if let frame { texts[site] = frame.shortText }
+      var place = CodeFrame.shortened(function.function)
+      if let caller, let file = caller.file { place += " (called at \(file):\(caller.line))" }
+      texts[site] = SiteText(place: place, entersFunction: true)
     }
     return texts
+  }
+
+  /// How a timeline tells where a task was left suspended.
+  struct SiteText: Sendable, Equatable {
+    /// `withdraw(_:) at Account.swift:44`: the function and the line of the `await`; for a task
+    /// that waits to enter a function, the function and where it was called.
+    let place: String
+    /// Whether the task waits to enter the function (the hop onto its actor, before its first
+    /// line), so that no `await` in it is known.
+    let entersFunction: Bool
+
+    /// `awaits in withdraw(_:) at Account.swift:44`, or `waits to enter withdraw(_:) (called at
+    /// Bank.swift:12)`.
+    var phrase: String { (entersFunction ? "waits to enter " : "awaits in ") + place }
   }
 
   /// The frames of the `await` a suspended task waits at and of its async callers, innermost
   /// first.
   static func waitingFrames(of address: UInt) -> [CodeFrame] {
     let addresses = rawStack(of: address)
-    let known = frames(at: addresses)
+    let known = points(at: addresses)
     var frames: [CodeFrame] = []
-    for frame in addresses.flatMap({ known[$0] ?? [] }) where frames.last != frame {
+    for frame in addresses.flatMap({ known[$0]?.frames ?? [] }) where frames.last != frame {
       frames.append(frame)
     }
     return frames
@@ -131,40 +191,59 @@ enum SuspendedTaskStacks {
     return raw.prefix(Int(count)).filter { seen.insert($0).inserted }
   }
 
+  /// What a resume function shows: the frames of the `await` it goes on after, innermost first,
+  /// or the function a task waits to enter.
+  struct ResumePoint: Sendable {
+    /// The shown frames, innermost first.
+    let frames: [CodeFrame]
+    /// Whether the resume function goes on after the hop onto the function's actor at its start:
+    /// the task waits to enter the function (the outermost of ``frames``).
+    let entersFunction: Bool
+    /// The function that holds the resume function when it is not code under test (the standard
+    /// library's, the runtime's): `AsyncStream.Iterator.next()`.
+    var library: String? = nil
+  }
+
   private static let entryOffsets: [UInt] = [0, 4]
 
-  /// The frames each resume function showed, at most ``cacheLimit`` of them.
-  private static let cache = Locked<[UInt: [CodeFrame]]>([:])
+  /// What each resume function showed, at most ``cacheLimit`` of them.
+  private static let cache = Locked<[UInt: ResumePoint]>([:])
   private static let cacheLimit = 4096
 
-  /// Symbolicates resume functions (each is the entry of the code that goes on after an `await`).
-  /// The shown frames at each address, from the cache or symbolicated in one call.
-  private static func frames(at addresses: [UInt]) -> [UInt: [CodeFrame]] {
-    var known: [UInt: [CodeFrame]] = [:]
+  /// The resume points at `addresses` (each the entry of the code that goes on after an `await`
+  /// or a hop), from the cache or symbolicated in one call.
+  private static func points(at addresses: [UInt]) -> [UInt: ResumePoint] {
+    var known: [UInt: ResumePoint] = [:]
     let missing = cache.withLock { cache in
       addresses.filter { address in
-        if let frames = cache[address] { known[address] = frames }
+        if let point = cache[address] { known[address] = point }
         return known[address] == nil
       }
     }
     guard !missing.isEmpty else { return known }
     let found = symbolicated(missing)
     cache.withLock { cache in
-      for (address, frames) in zip(missing, found) {
-        known[address] = frames
-        if cache.count < cacheLimit { cache[address] = frames }
+      for (address, point) in zip(missing, found) {
+        known[address] = point
+        if cache.count < cacheLimit { cache[address] = point }
       }
     }
     return known
   }
 
-  private static func symbolicated(_ addresses: [UInt]) -> [[CodeFrame]] {
-    let probes = addresses.flatMap { address in entryOffsets.map { address + $0 } }
+  /// Each resume function's point. The entry of a function that goes on after an awaited call
+  /// (`TQn_`) is on the line of the `await`. The entry of one that goes on after a hop between
+  /// executors (`TYn_`) is on the line after it; the hop itself, the last instruction of the piece
+  /// of the same function before it, is on the line of the `await`. A hop that no piece of the
+  /// same function comes before is the one onto the function's actor at its start.
+  private static func symbolicated(_ addresses: [UInt]) -> [ResumePoint] {
+    let probes = addresses.flatMap { address in entryOffsets.map { address + $0 } + [address - 1] }
+    let width = entryOffsets.count + 1
     guard let symbolicated = CodeSymbols.frames(at: probes, as: .instruction) else {
-      return addresses.map { _ in [] }
+      return addresses.map { _ in ResumePoint(frames: [], entersFunction: false) }
     }
     return addresses.indices.map { index in
-      let candidates = symbolicated[(index * entryOffsets.count)..<((index + 1) * entryOffsets.count)]
+      let candidates = symbolicated[(index * width)..<(index * width + entryOffsets.count)]
       // The entry's own frames, or those a few bytes in when they show more (inlined) callers of
       // the same function.
       var best = candidates.first ?? []
@@ -172,7 +251,41 @@ enum SuspendedTaskStacks {
       where candidate.count > best.count && candidate.last?.rawName == best.last?.rawName {
         best = candidate
       }
-      return best.filter(isShown).map(withoutPartialFunctionPrefix)
+      var entersFunction = false
+      if let symbol = best.last?.rawName, let piece = PartialFunction(symbol), piece.afterHop {
+        let before = symbolicated[index * width + entryOffsets.count]
+        if let previous = before.last.flatMap({ PartialFunction($0.rawName) }),
+          previous.function == piece.function, before.contains(where: isShown)
+        {
+          best = before
+        } else {
+          entersFunction = true
+        }
+      }
+      let shown = best.filter(isShown).map(withoutPartialFunctionPrefix)
+      let library = shown.isEmpty ? best.last.map { withoutPartialFunctionPrefix($0).function } : nil
+      return ResumePoint(
+        frames: shown, entersFunction: entersFunction,
+        library: library.map { CodeFrame.shortened($0) })
+    }
+  }
+
+  /// A piece of an async function, as its mangled name ends: `…TQ2_` goes on after an awaited call
+  /// returns, `…TY3_` after a hop between executors.
+  private struct PartialFunction {
+    /// The mangled name of the async function it is a piece of.
+    let function: Substring
+    /// Whether it goes on after a hop (`TY`), not after a call (`TQ`).
+    let afterHop: Bool
+
+    init?(_ symbol: String) {
+      guard symbol.hasSuffix("_") else { return nil }
+      let body = symbol.dropLast()
+      let digits = body.reversed().prefix { $0.isNumber }.count
+      let kind = body.dropLast(digits)
+      guard digits > 0, kind.count > 2, kind.hasSuffix("TQ") || kind.hasSuffix("TY") else { return nil }
+      function = kind.dropLast(2)
+      afterHop = kind.hasSuffix("TY")
     }
   }
 

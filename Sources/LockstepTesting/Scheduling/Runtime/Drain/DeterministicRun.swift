@@ -1,4 +1,5 @@
 import Dispatch
+import LockstepInterposition
 
 /// One deterministic run: the locking shell around ``RunState`` and the drain loop that runs its
 /// jobs one at a time on the current thread.
@@ -110,9 +111,16 @@ final class DeterministicRun: @unchecked Sendable {
     self.stepLimit = stepLimit
     clocks = virtualNow ? RunClocks(wallStart: VirtualNow.startForRun) : nil
     state = Locked(RunState(order: order, cancelAtWait: cancelAtWait, readsVirtualNow: virtualNow))
+    switchRecord.initialize(to: lockstep_task_switch_record())
   }
 
-  deinit { clocks?.free() }
+  deinit {
+    clocks?.free()
+    switchRecord.deallocate()
+  }
+
+  /// Where the executor switches of the running job are recorded (``TaskSwitches``).
+  private let switchRecord = UnsafeMutablePointer<lockstep_task_switch_record>.allocate(capacity: 1)
 
   /// Takes a ready job (from any thread).
   func enqueue(_ job: ScheduledJob) {
@@ -239,6 +247,10 @@ final class DeterministicRun: @unchecked Sendable {
     var mainActorJob: (job: ScheduledJob, needsName: Bool, isKept: Bool, now: Int64)?
     /// Where the last job left its task, for the trace: recorded with the next step.
     var suspendedAt = SuspensionSite.none
+    /// The executor switches the last job made, and, after an actor's job, where the tasks that
+    /// may have run in it were left: recorded with the next step.
+    var switches: [SchedulerTrace.TaskSwitch] = []
+    var actorJobSites: [(task: Int, site: SuspensionSite)] = []
     /// Whether the drain, stuck, let the main queue run since it last ran a job.
     var gaveMainActorBack = false
   }
@@ -369,12 +381,40 @@ final class DeterministicRun: @unchecked Sendable {
   /// only with `lease`.
   private func runJob(_ job: ScheduledJob, now: Int64, holding lease: borrowing MainActorLease?) {
     inJob = true
+    lockstep_task_switch_set_record(switchRecord)
     if let clocks {
       clocks.reading(at: now) { RuntimeHooks.run(job, holding: lease) }
     } else {
       RuntimeHooks.run(job, holding: lease)
     }
+    lockstep_task_switch_set_record(nil)
     inJob = false
+  }
+
+  /// Takes the executor switches the job that just returned made, and after an actor's job reads
+  /// where each task that may have run in it was left (``RunState/tasksHeadingToActors``).
+  private func noteTasksOfJob(_ job: ScheduledJob) {
+    let count = Int(switchRecord.pointee.count)
+    if count > 0 {
+      switchRecord.pointee.count = 0
+      let kept = min(count, Int(lockstep_task_switch_record_capacity))
+      withUnsafeBytes(of: switchRecord.pointee.task_ids) { ids in
+        withUnsafeBytes(of: switchRecord.pointee.to_actor) { toActor in
+          for index in 0..<kept {
+            progress.switches.append(
+              SchedulerTrace.TaskSwitch(
+                taskID: ids.load(fromByteOffset: index * 8, as: UInt64.self),
+                toActor: toActor.load(fromByteOffset: index, as: Bool.self)))
+          }
+        }
+      }
+    }
+    guard job.isActorJob else { return }
+    let heading = state.withLock { $0.tasksHeadingToActors }
+    for (task, object, _) in heading {
+      guard let pointer = UnsafeRawPointer(bitPattern: object) else { continue }
+      progress.actorJobSites.append((task, SuspendedTaskStacks.site(ofTask: pointer)))
+    }
   }
 
   /// Runs the chosen job on this thread; returns why draining stops after it, if it does.
@@ -388,6 +428,7 @@ final class DeterministicRun: @unchecked Sendable {
     runJob(job, now: now, holding: lease)
     runningTaskID = nil
     if isKept { progress.suspendedAt = SuspendedTaskStacks.site(of: job.job) }
+    noteTasksOfJob(job)
     return afterJob(budget: budget)
   }
 
@@ -437,10 +478,14 @@ final class DeterministicRun: @unchecked Sendable {
       }
       let site = progress.suspendedAt
       progress.suspendedAt = .none
+      let switches = progress.switches
+      let actorJobSites = progress.actorJobSites
+      if !switches.isEmpty { progress.switches.removeAll(keepingCapacity: true) }
+      if !actorJobSites.isEmpty { progress.actorJobSites.removeAll(keepingCapacity: true) }
       let (step, needsName, isKept, now) = state.withLock {
         (
-          $0.next(previousStepSuspendedAt: site), $0.runningTaskNeedsName, $0.runningTaskIsKept,
-          $0.nowNanoseconds
+          $0.next(previousStepSuspendedAt: site, switches: switches, actorJobSites: actorJobSites),
+          $0.runningTaskNeedsName, $0.runningTaskIsKept, $0.nowNanoseconds
         )
       }
       switch step {
@@ -505,7 +550,12 @@ final class DeterministicRun: @unchecked Sendable {
   private func recordingSuspension(_ stop: Stop) -> Stop {
     let site = progress.suspendedAt
     progress.suspendedAt = .none
-    if !site.isNone { state.withLock { $0.recordSuspension(site) } }
+    let (switches, actorJobSites) = (progress.switches, progress.actorJobSites)
+    progress.switches = []
+    progress.actorJobSites = []
+    if !site.isNone || !actorJobSites.isEmpty {
+      state.withLock { $0.recordAfterStep(site, switches: switches, actorJobSites: actorJobSites) }
+    }
     return stop
   }
 
