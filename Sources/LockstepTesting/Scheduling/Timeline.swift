@@ -108,15 +108,20 @@ public struct Timeline: Sendable, Equatable, CustomStringConvertible {
     TaskOriginSymbols.prepare(trace.taskOrigins.values)
     let readsSites = SuspendedTaskStacks.unavailability == nil
     var knownNames: [Int: (full: String, short: String)] = [:]
+    // A name two tasks share is told apart by their numbers.
+    var nameCounts: [String: Int] = [:]
+    for name in trace.taskNames.values { nameCounts[name, default: 0] += 1 }
     func names(of task: Int) -> (full: String, short: String) {
       if let known = knownNames[task] { return known }
       let named: (full: String, short: String)
+      let origin = trace.taskOrigins[task]?.description
       if let name = trace.taskNames[task] {
-        named = ("\"\(name)\"", "\"\(name)\"")
+        let short = nameCounts[name, default: 0] > 1 ? "\"\(name)\" (task \(task))" : "\"\(name)\""
+        named = (short, short)
       } else if task == 1 {
         named = ("test body", "test body")
-      } else if let origin = trace.taskOrigins[task]?.description {
-        named = ("task \(task) (created in \(origin))", "task \(task) (\(Self.shortened(origin)))")
+      } else if let origin {
+        named = ("task \(task) (created in \(origin))", "task \(task)")
       } else {
         named = ("task \(task)", "task \(task)")
       }
@@ -243,15 +248,27 @@ public struct Timeline: Sendable, Equatable, CustomStringConvertible {
 
   static let shortFunctionLimit = 40
 
+  /// The width ``description`` wraps its lines at.
+  public static let defaultLineWidth = 120
+
+  /// One line per stretch of steps of one task, the time and task columns aligned, wrapped at
+  /// ``defaultLineWidth`` characters; see ``text(lineWidth:)``.
+  public var description: String { text(lineWidth: Self.defaultLineWidth) }
+
   /// One line per stretch of steps of one task, the time and task columns aligned; times are
-  /// shown once virtual time has moved. Each line names its task briefly; a legend below gives
-  /// in full where each task was created.
+  /// shown once virtual time has moved. Each line names its task briefly (`task 3`, `"reload"`);
+  /// a legend below gives in full where each task was created. A line longer than `lineWidth`
+  /// characters goes on, indented, on the next (`nil`: never wrapped).
   ///
   /// Consecutive steps of the same task at the same virtual time share a line (`4–6.`), without
   /// the bare `resumed` of each hop between actors; a run of lines that repeats a few lines above
   /// it is told once, with how many times it repeats. The step where a check failed ends with
   /// `✗ a check failed here`.
-  public var description: String {
+  ///
+  /// ```swift
+  /// print(failure.timeline.text(lineWidth: nil))   // each step on one line, however long
+  /// ```
+  public func text(lineWidth: Int?) -> String {
     let stretches = self.stretches
     let nameWidth = entries.map(\.shortName.count).max() ?? 0
     let showsTime = entries.contains { $0.time > .zero }
@@ -266,6 +283,8 @@ public struct Timeline: Sendable, Equatable, CustomStringConvertible {
       let padding = String(repeating: " ", count: max(0, nameWidth - entry.shortName.count))
       return text + entry.shortName + padding + "  " + entry.whatWithFailure
     }
+    // Where the text of a line starts, after its steps, time and task: wrapped lines go on there.
+    let textColumn = (showsTime ? timeWidth + 3 : 0) + nameWidth + 2
     var lines: [(steps: String, body: String)] = []
     var index = 0
     while index < stretches.count {
@@ -284,8 +303,9 @@ public struct Timeline: Sendable, Equatable, CustomStringConvertible {
       index += period * count
     }
     let stepWidth = lines.map(\.steps.count).max() ?? 0
-    var text = lines.map { line in
-      String(repeating: " ", count: stepWidth - line.steps.count) + line.steps + " " + line.body
+    var text = lines.flatMap { line in
+      let prefix = String(repeating: " ", count: stepWidth - line.steps.count) + line.steps + " "
+      return Self.wrapped(prefix + line.body, width: lineWidth, indent: prefix.count + textColumn)
     }
     var legend: [Int: String] = [:]
     for entry in entries where entry.shortName != entry.taskName && legend[entry.task] == nil {
@@ -293,12 +313,51 @@ public struct Timeline: Sendable, Equatable, CustomStringConvertible {
     }
     if !legend.isEmpty {
       text.append("Where the tasks were created:")
-      text += legend.keys.sorted().compactMap { legend[$0].map { "  " + $0 } }
+      text += legend.keys.sorted().compactMap { legend[$0] }.flatMap { name in
+        Self.wrapped("  " + name, width: lineWidth, indent: 4)
+      }
     }
     if let reason = SuspendedTaskStacks.unavailability, entries.contains(where: { $0.task != 0 }) {
-      text.append("Where each task was left is not shown: \(reason).")
+      text += Self.wrapped("Where each task was left is not shown: \(reason).", width: lineWidth, indent: 2)
     }
     return text.joined(separator: "\n")
+  }
+
+  /// `line` cut into lines of at most `width` characters at spaces, each after the first indented
+  /// by `indent` (at most half the width); a word longer than a line is cut.
+  static func wrapped(_ line: String, width: Int?, indent: Int) -> [String] {
+    guard let width, line.count > width else { return [line] }
+    let pad = String(repeating: " ", count: min(indent, width / 2))
+    // The first line keeps its alignment; the words after it are packed, runs of spaces kept.
+    let leading = line.prefix { $0 == " " }
+    var lines: [String] = []
+    var current = String(leading)
+    var holdsWord = false
+    for piece in line.dropFirst(leading.count).split(separator: " ", omittingEmptySubsequences: false) {
+      var word = piece
+      // A wrapped line does not start with the spaces that ended the one before.
+      if !holdsWord && word.isEmpty && !lines.isEmpty { continue }
+      while true {
+        let separator = holdsWord ? " " : ""
+        if current.count + separator.count + word.count <= width {
+          current += separator + word
+          holdsWord = true
+          break
+        }
+        if holdsWord {
+          lines.append(current)
+          (current, holdsWord) = (pad, false)
+          continue
+        }
+        let room = width - current.count
+        lines.append(current + word.prefix(room))
+        word = word.dropFirst(room)
+        current = pad
+        if word.isEmpty { break }
+      }
+    }
+    if holdsWord { lines.append(current) }
+    return lines
   }
 
   /// The longest run of lines, from `index`, that repeats a block of one to four lines at least

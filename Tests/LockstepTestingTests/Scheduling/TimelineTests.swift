@@ -97,7 +97,10 @@ struct TimelineTests {
     let moved = try await runDeterministically {
       try await TestClock(advancesAutomatically: true).sleep(for: .milliseconds(80))
     }.trace.timeline
-    #expect(moved.description.split(separator: "\n").allSatisfy { $0.contains(" [") })
+    let stepLines = moved.description.split(separator: "\n").filter {
+      $0.drop { $0 == " " }.first?.isNumber == true
+    }
+    #expect(!stepLines.isEmpty && stepLines.allSatisfy { $0.contains(" [") }, "\(moved)")
     // An entry shows its time once virtual time has moved.
     #expect(moved.entries.allSatisfy { $0.description.contains(" [") == ($0.time > .zero) })
     #expect(moved.entries.contains { $0.time > .zero })
@@ -127,5 +130,37 @@ struct TimelineTests {
     let actions = outcome.trace.timeline.entries.flatMap(\.actions)
     #expect(actions.contains("the run hears this"))
     #expect(!actions.contains("nobody hears this"))
+  }
+
+  @Test func linesAreAtMost120CharactersAndThePictureHasTheWholeText() async throws {
+    let long = String(repeating: "a long note about what the task decided ", count: 6)
+    let outcome = try await runDeterministically {
+      let worker = Task(name: "a worker with a name as long as a sentence can reasonably be") {
+        Timeline.note(long)
+      }
+      await worker.value
+    }
+    let timeline = outcome.trace.timeline
+    let lines = timeline.description.split(separator: "\n")
+    #expect(lines.allSatisfy { $0.count <= Timeline.defaultLineWidth }, "\(timeline)")
+    #expect(timeline.text(lineWidth: nil).split(separator: "\n").contains { $0.count > 200 })
+    // Wrapping loses no character.
+    let characters = { (text: String) in text.filter { !$0.isWhitespace } }
+    #expect(characters(timeline.description) == characters(timeline.text(lineWidth: nil)))
+    #expect(outcome.trace.svg.contains(long.trimmingCharacters(in: .whitespaces)), "the picture has it whole")
+  }
+
+  @Test func tasksThatShareANameGetDistinctLabels() async throws {
+    let outcome = try await runDeterministically {
+      let first = Task(name: "worker") { Timeline.note("first") }
+      let second = Task(name: "worker") { Timeline.note("second") }
+      await first.value
+      await second.value
+    }
+    let timeline = outcome.trace.timeline
+    let labels = Set(
+      timeline.entries.filter { $0.actions.contains("first") || $0.actions.contains("second") }.map(
+        \.taskName))
+    #expect(labels == ["\"worker\" (task 2)", "\"worker\" (task 3)"], "\(timeline)")
   }
 }
