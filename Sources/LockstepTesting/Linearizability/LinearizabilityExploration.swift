@@ -41,13 +41,14 @@ struct LinearizabilityExploration<Object: Sendable, Model: Hashable & Sendable>:
   mutating func problems(_ strategy: ExplorationStrategy) -> [String] {
     var problems: [String] = []
     var schedules = strategy
-    if case .replay(_, let text) = strategy.kind {
+    if case .replay(_, let text, let crashStep) = strategy.kind {
       let parts = text.split(separator: "/", maxSplits: 1)
       if parts.count == 2, let scenario = ScenarioCodec.decode(parts[0]),
         let token = ReplayToken(String(parts[1]))
       {
         replayed = scenario
-        schedules = ExplorationStrategy(kind: .replay(token, text: text), timeBudget: strategy.timeBudget)
+        schedules = ExplorationStrategy(
+          kind: .replay(token, text: text, crashStep: crashStep), timeBudget: strategy.timeBudget)
         if let problem = problem(calling: scenario) { problems.append(problem) }
       } else {
         problems.append(

@@ -11,8 +11,9 @@ import LockstepInterposition
 #endif
 
 /// What Lockstep leaves on standard error when the code under test crashes the process: during an
-/// exploration, which exploration and which schedule ran, and a token that replays the choices
-/// made so far; while a run unwinds after a deadlock, the deadlock's report (``holdRunReport(_:)``).
+/// exploration, which exploration and which schedule ran, the step that crashed, and the strategy
+/// that replays the schedule up to that step (``ExplorationStrategy/replayUpToCrash(_:atStep:)``);
+/// while a run unwinds after a deadlock, the deadlock's report (``holdRunReport(_:)``).
 ///
 /// A trap in the code under test ("Fatal error: Can't removeFirst from an empty Set") ends the
 /// process before `explore` can report anything. So while an exploration runs, signal handlers for
@@ -22,9 +23,10 @@ import LockstepInterposition
 ///
 /// A signal handler may only make async-signal-safe calls. So the text is kept ready in raw memory
 /// allocated once (updated once per schedule); each choice point appends its choice as raw bytes
-/// (``record(choice:readyCount:task:)``: no allocation, no lock); and the handler encodes the
-/// token with plain arithmetic (``ReplayTokenLayout``, ``Base64URLSink``) into a static buffer
-/// that it writes out with `write(2)`.
+/// (``record(choice:readyCount:task:)``: no allocation, no lock), and each step stores its number
+/// (``record(step:)``); the handler encodes the token with plain arithmetic
+/// (``ReplayTokenLayout``, ``Base64URLSink``) into a static buffer that it writes out with
+/// `write(2)`.
 enum CrashReport {
   #if canImport(Darwin) || canImport(Glibc) || canImport(Musl) || canImport(Android)
     /// The signals of a crash, in the order of ``slot(of:)``.
@@ -38,8 +40,8 @@ enum CrashReport {
 
     /// Raw memory, allocated once and never freed, that the signal handler reads.
     private struct Memory {
-      /// `active`, `count`, `cancel`, `textLength`, `handling`, `dropped`, `runReportLength` (see the
-      /// indices below).
+      /// `active`, `count`, `cancel`, `textLength`, `handling`, `dropped`, `runReportLength`, `step`
+      /// (see the indices below).
       let state: UnsafeMutablePointer<Int>
       let choices: UnsafeMutablePointer<UInt32>
       let readyCounts: UnsafeMutablePointer<UInt32>
@@ -54,7 +56,7 @@ enum CrashReport {
 
     // Indices into `state`.
     private static let active = 0, count = 1, cancel = 2, textLength = 3, handling = 4, dropped = 5
-    private static let runReportLength = 6
+    private static let runReportLength = 6, step = 7
 
     nonisolated(unsafe) private static let memory: Memory = {
       let state = UnsafeMutablePointer<Int>.allocate(capacity: 8)
@@ -108,6 +110,7 @@ enum CrashReport {
       memory.state[active] = 0
       memory.state[count] = 0
       memory.state[dropped] = 0
+      memory.state[step] = 0
       memory.state[cancel] = cancelAtWait.map { $0 + 1 } ?? 0
       let text = Array("  \(exploration), \(during)\n".utf8.prefix(textCapacity))
       text.withUnsafeBufferPointer { memory.text.update(from: $0.baseAddress!, count: $0.count) }
@@ -162,6 +165,13 @@ enum CrashReport {
       memory.state[count] = point &+ 1
     }
 
+    /// The step of the running schedule whose job runs now, numbered from 1 as its timeline numbers
+    /// them; 0 between two jobs. One store.
+    @inline(__always)
+    static func record(step number: Int) {
+      memory.state[step] = number
+    }
+
     /// The signal handler: async-signal-safe calls and arithmetic only.
     private static func handle(_ signal: Int32, _ info: UnsafeMutablePointer<siginfo_t>?) {
       let memory = CrashReport.memory
@@ -208,14 +218,37 @@ enum CrashReport {
       out.put("an exploration ran:\n")
       out.put(memory.text, count: memory.state[textLength])
       let points = memory.state[count]
-      out.put("  The choices it made so far (")
-      out.put(decimal: points)
-      out.put(" choice point(s)")
-      if memory.state[dropped] != 0 { out.put("; only the first ones were kept") }
-      out.put(") replay with: .replay(\"")
-      writeToken(memory, into: &out)
-      out.put("\")\n  Replay it with the crash turned into a check, or under a debugger, to see ")
-      out.put("the timeline up to the crash.\n")
+      let crashed = memory.state[step]
+      if crashed > 0 && memory.state[dropped] == 0 {
+        out.put("  It crashed in step ")
+        out.put(decimal: crashed)
+        out.put(" (")
+        out.put(decimal: points)
+        out.put(" choice point(s) so far). For the timeline up to the crash, run this explore ")
+        out.put("call again with the strategy below: it replays the schedule and stops before step ")
+        out.put(decimal: crashed)
+        out.put(", so the process survives:\n    .replayUpToCrash(\"")
+        writeToken(memory, into: &out)
+        out.put("\", atStep: ")
+        out.put(decimal: crashed)
+        out.put(")\n  To run into the crash again (under a debugger, say): .replay(\"")
+        writeToken(memory, into: &out)
+        out.put("\")\n")
+      } else {
+        out.put("  The choices it made so far (")
+        out.put(decimal: points)
+        out.put(" choice point(s)")
+        if memory.state[dropped] != 0 { out.put("; only the first ones were kept") }
+        out.put(") replay with: .replay(\"")
+        writeToken(memory, into: &out)
+        out.put("\")\n  ")
+        if memory.state[dropped] != 0 {
+          out.put("The token holds only the first choice points")
+        } else {
+          out.put("It crashed between two steps of the schedule")
+        }
+        out.put(", so no replay can stop just before the crash: replay it under a debugger.\n")
+      }
       out.flush()
     }
 
@@ -313,6 +346,7 @@ enum CrashReport {
     static func beginSchedule(_ during: String, cancelAtWait: Int?) {}
     static func endExploration() {}
     static func record(choice: Int, readyCount: Int, task: Int) {}
+    static func record(step number: Int) {}
     static func holdRunReport(_ report: String) {}
     static func releaseRunReport() {}
   #endif

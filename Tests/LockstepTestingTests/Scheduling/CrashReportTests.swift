@@ -9,9 +9,9 @@ import Testing
 #endif
 
 // A trap in the code under test ends the process. Before it does, Lockstep writes to standard
-// error which exploration and which schedule ran, and a token that replays the choices made so
-// far — so the crash can be brought back, and looked at with the trap turned into a check; or,
-// while a run unwinds after a deadlock, the deadlock's report.
+// error which exploration and which schedule ran, the step that crashed, and a token that replays
+// the choices made so far — so the schedule can be replayed up to the crash, and the crash brought
+// back; or, while a run unwinds after a deadlock, the deadlock's report.
 
 /// The one item of a stock, taken by two tasks that each check that it is there, suspend, then
 /// take it: when both check before either takes, the second take finds the set empty.
@@ -42,12 +42,36 @@ private struct EmptyStock: Error, CustomStringConvertible {
   for taker in takers { try await taker.value }
 }
 
+/// Starts two tasks, then waits for the first, which traps as it starts: where both are ready, a
+/// choice point, so the crash's token records the choice that picked the trapping task.
+@Sendable private func firstOfTwoTraps() async {
+  let first = Task(name: "trapping") {
+    var empty: Set<Int> = []
+    _ = empty.removeFirst()
+  }
+  let second = Task(name: "other") {}
+  await first.value
+  await second.value
+}
+
 /// The token in a crash report: the text between `.replay("` and `")`.
 private func replayToken(in text: String) -> String? {
   guard let start = text.range(of: ".replay(\"") else { return nil }
   let rest = text[start.upperBound...]
   guard let end = rest.range(of: "\")") else { return nil }
   return String(rest[..<end.lowerBound])
+}
+
+/// The strategy in a crash report that replays up to the crash: its token and step, from
+/// `.replayUpToCrash("…", atStep: N)`.
+private func upToCrash(in text: String) -> (token: String, step: Int)? {
+  guard let start = text.range(of: ".replayUpToCrash(\"") else { return nil }
+  let rest = text[start.upperBound...]
+  guard let end = rest.range(of: "\", atStep: "),
+    let close = rest[end.upperBound...].firstIndex(of: ")"),
+    let step = Int(rest[end.upperBound..<close])
+  else { return nil }
+  return (String(rest[..<end.lowerBound]), step)
 }
 
 /// Suspends for good (a continuation nobody resumes; cancellation does not end it).
@@ -80,6 +104,54 @@ struct CrashReportTests {
       #expect(replay.divergence == nil)
       #expect(replay.failure?.failures.first?.contains("takes from an empty stock") == true, "\(replay)")
       #expect(issues.count == 1)
+    }
+
+    @Test func theReportedStrategyReplaysTheScheduleUpToTheCrashAndStopsBeforeIt() async throws {
+      let crashed = try #require(
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+          await explore(.random(schedules: 50, seed: 3)) { try await twoTakers(trapping: true) }
+        })
+      let report = String(decoding: crashed.standardErrorContent, as: UTF8.self)
+      let (token, step) = try #require(upToCrash(in: report), "\(report)")
+      #expect(report.contains("It crashed in step \(step) ("), "\(report)")
+
+      // The very code that trapped, replayed in this process: it stops before the trap.
+      let (replay, issues) = await collectingIssues {
+        await explore(.replayUpToCrash(token, atStep: step)) { try await twoTakers(trapping: true) }
+      }
+      #expect(replay.stoppedBeforeCrashingStep == step, "\(replay)")
+      #expect(replay.divergence == nil, "\(replay)")
+      let failure = try #require(replay.failure, "\(replay)")
+      #expect(failure.timeline.entries.last?.step == step - 1, "\(failure.timeline)")
+      #expect(issues.count == 1, "\(issues.map(\.message))")
+      let issue = issues.first?.message ?? ""
+      #expect(
+        issue.contains(
+          "stopped before step \(step), the step that crashed the process in the recorded run"),
+        "\(issue)")
+      #expect(issue.contains(failure.timeline.description), "the timeline: \(issue)")
+      #expect(issue.contains(".replayUpToCrash(\"\(token)\", atStep: \(step))"), "\(issue)")
+      for mislabel in ["livelock", "did not follow", "maxSteps"] {
+        #expect(!"\(replay)".contains(mislabel), "\(replay)")
+      }
+    }
+
+    @Test func aReplayUpToACrashInAChoicePointDoesNotMakeThatChoice() async throws {
+      let crashed = try #require(
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+          await explore(.exhaustive(maxPreemptions: 0)) { await firstOfTwoTraps() }
+        })
+      let report = String(decoding: crashed.standardErrorContent, as: UTF8.self)
+      let (token, step) = try #require(upToCrash(in: report), "\(report)")
+      #expect(report.contains("(1 choice point(s) so far)"), "the choice of the trap's step: \(report)")
+
+      // The replay stops before the step whose choice the token recorded last: it follows the
+      // token all the same.
+      let (replay, _) = await collectingIssues {
+        await explore(.replayUpToCrash(token, atStep: step)) { await firstOfTwoTraps() }
+      }
+      #expect(replay.stoppedBeforeCrashingStep == step, "\(replay)")
+      #expect(replay.divergence == nil, "\(replay)")
     }
 
     @Test func aTrapWhileTheBodyUnwindsLeavesTheReportOnStandardError() async throws {

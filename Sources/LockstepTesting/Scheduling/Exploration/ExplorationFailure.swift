@@ -45,6 +45,9 @@ public struct ExplorationFailure: Sendable, Equatable, CustomStringConvertible {
   let title: String
   /// The tokens the exploration pinned, as written.
   let pinned: [String]
+  /// For a replay up to a crash that stopped there, the step that crashed the process in the
+  /// recorded run (``ExplorationResult/stoppedBeforeCrashingStep``).
+  let stoppedBeforeCrashingStep: Int?
 
   /// What came of replaying the reported schedule.
   enum Replay: Sendable, Equatable {
@@ -96,8 +99,9 @@ public struct ExplorationFailure: Sendable, Equatable, CustomStringConvertible {
     preemptions: Int, contextSwitches: Int, found: (preemptions: Int, contextSwitches: Int),
     replay: Replay, hashingIsDeterministic: Bool, title: String? = nil,
     shard: ExplorationShard? = nil, pinnedToken: String? = nil, pinned: [String] = [],
-    readsVirtualNow: Bool = true
+    readsVirtualNow: Bool = true, stoppedBeforeCrashingStep: Int? = nil
   ) {
+    self.stoppedBeforeCrashingStep = stoppedBeforeCrashingStep
     self.readsVirtualNow = readsVirtualNow
     self.title = title ?? strategy
     self.shard = shard
@@ -126,6 +130,7 @@ public struct ExplorationFailure: Sendable, Equatable, CustomStringConvertible {
       && lhs.hashingIsDeterministic == rhs.hashingIsDeterministic && lhs.title == rhs.title
       && lhs.shard == rhs.shard && lhs.pinnedToken == rhs.pinnedToken && lhs.pinned == rhs.pinned
       && lhs.readsVirtualNow == rhs.readsVirtualNow
+      && lhs.stoppedBeforeCrashingStep == rhs.stoppedBeforeCrashingStep
   }
 
   /// The argument that pins this failure's token after the tokens pinned already:
@@ -143,7 +148,10 @@ public struct ExplorationFailure: Sendable, Equatable, CustomStringConvertible {
 
   /// The report's first line.
   var headline: String {
-    if let pinnedToken {
+    if let step = stoppedBeforeCrashingStep {
+      "explore \(title) stopped before step \(step), the step that crashed the process in the "
+        + "recorded run: the timeline below runs up to the crash."
+    } else if let pinnedToken {
       "explore \(title): the pinned token \"\(pinnedToken)\" fails again: the failure it was "
         + "pinned for is back."
     } else if let shard {
@@ -155,7 +163,11 @@ public struct ExplorationFailure: Sendable, Equatable, CustomStringConvertible {
 
   /// `Replay it exactly with: .replay("L2.…")`.
   var replayLine: String {
-    "Replay it exactly with: .replay(\"\(token)\")"
+    if let step = stoppedBeforeCrashingStep {
+      return "Replay it up to the crash again with: .replayUpToCrash(\"\(token)\", atStep: \(step)); "
+        + "run into the crash with: .replay(\"\(token)\")"
+    }
+    return "Replay it exactly with: .replay(\"\(token)\")"
       + (shard == nil ? "" : " (in any shard, or with no shard set)")
   }
 
@@ -178,7 +190,9 @@ public struct ExplorationFailure: Sendable, Equatable, CustomStringConvertible {
     } else {
       lines.append("\(preemptions) preemption(s), \(contextSwitches) context switch(es).")
     }
-    lines.append("Timeline of the schedule:")
+    lines.append(
+      stoppedBeforeCrashingStep == nil
+        ? "Timeline of the schedule:" : "Timeline of the schedule up to the crash:")
     lines.append(timeline.description)
     if !readsVirtualNow { lines.append(VirtualNow.realClocksNote) }
     // Once a report: a divergence's likely cause says it already.

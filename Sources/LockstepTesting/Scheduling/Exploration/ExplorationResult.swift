@@ -95,6 +95,11 @@ public struct ExplorationResult: Sendable, CustomStringConvertible {
     self.progress = progress
   }
 
+  /// For ``ExplorationStrategy/replayUpToCrash(_:atStep:)``, the step it stopped before — the one
+  /// that crashed the process in the recorded run — when it got there; `nil` otherwise. Then
+  /// ``failure`` holds the timeline up to the crash.
+  public var stoppedBeforeCrashingStep: Int? { failure?.stoppedBeforeCrashingStep }
+
   /// Whether the exploration passed: it recorded no issue, neither a failing schedule
   /// (``failure``) nor a ``problem``.
   public var passed: Bool { failure == nil && problem == nil }

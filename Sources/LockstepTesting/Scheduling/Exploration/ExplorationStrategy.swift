@@ -8,13 +8,15 @@
 /// await explore(.pct(schedules: 500, depth: 2)) { try await twoReloads() }
 /// await explore(.exhaustive(maxPreemptions: 2)) { try await twoReloads() }
 /// await explore(.replay("L2.AQAIAkRVAgAA-vMU9srOaw")) { try await twoReloads() }
+/// await explore(.replayUpToCrash("L2.AAAGAkUFAgAAIwY", atStep: 8)) { try await twoTakers() }
 /// ```
 public struct ExplorationStrategy: Sendable, CustomStringConvertible {
   enum Kind: Sendable {
     case random(schedules: Int, seed: UInt64)
     case pct(schedules: Int, depth: Int, seed: UInt64)
     case exhaustive(maxPreemptions: Int, limit: Int)
-    case replay(ReplayToken?, text: String)
+    /// `crashStep`: for ``replayUpToCrash(_:atStep:)``, the step to stop before.
+    case replay(ReplayToken?, text: String, crashStep: Int?)
   }
 
   let kind: Kind
@@ -67,12 +69,26 @@ public struct ExplorationStrategy: Sendable, CustomStringConvertible {
   ///
   /// - Parameter token: The replay token, as printed.
   public static func replay(_ token: String) -> Self {
-    Self(kind: .replay(ReplayToken(token), text: token))
+    Self(kind: .replay(ReplayToken(token), text: token, crashStep: nil))
   }
 
   /// Runs exactly the schedule of `token`.
   public static func replay(_ token: ReplayToken) -> Self {
-    Self(kind: .replay(token, text: token.description))
+    Self(kind: .replay(token, text: token.description, crashStep: nil))
+  }
+
+  /// Replays the schedule of a crash and stops before the step that crashed, so that the process
+  /// survives: the failure reported is the timeline up to the crash.
+  ///
+  /// Paste what the crash report printed. It stops there even once the crash is fixed: check a fix
+  /// with ``replay(_:)-(String)``. See <doc:FindingRaces#When-the-code-under-test-crashes>.
+  ///
+  /// - Parameters:
+  ///   - token: The token the crash report printed.
+  ///   - step: The step that crashed, as the crash report printed it (from 1, as timelines number
+  ///     steps).
+  public static func replayUpToCrash(_ token: String, atStep step: Int) -> Self {
+    Self(kind: .replay(ReplayToken(token), text: token, crashStep: step))
   }
 
   /// The same strategy, stopping once it has spent `duration` of real time (the first schedule
@@ -93,7 +109,8 @@ public struct ExplorationStrategy: Sendable, CustomStringConvertible {
         "pct(schedules: \(schedules), depth: \(depth), seed: \(seed))"
       case .exhaustive(let maxPreemptions, let limit):
         "exhaustive(maxPreemptions: \(maxPreemptions), limit: \(limit))"
-      case .replay(_, let text): "replay(\"\(text)\")"
+      case .replay(_, let text, nil): "replay(\"\(text)\")"
+      case .replay(_, let text, let step?): "replayUpToCrash(\"\(text)\", atStep: \(step))"
       }
     return text + (timeBudget.map { ".forAtMost(\($0.codeText))" } ?? "")
   }
@@ -142,6 +159,13 @@ extension ExplorationStrategy {
             + "tasks that only interleave at their awaits)")
       }
       if limit < 1 { problems.append("limit: \(limit) must be at least 1") }
+    case .replay(let token, let text, let step?):
+      if step < 1 { problems.append("atStep: \(step) must be at least 1 (steps are numbered from 1)") }
+      if token?.check?.whole != nil {
+        problems.append(
+          "\"\(text)\" is the token of a whole schedule, which did not crash: replay it with "
+            + ".replay(\"\(text)\"); replayUpToCrash takes the token of a crash report")
+      }
     case .replay:
       break
     }
@@ -191,8 +215,8 @@ extension ExplorationStrategy {
       ExhaustiveStrategy(
         maxPreemptions: maxPreemptions, limit: limit, injectsCancellation: injectsCancellation,
         shard: shard)
-    case .replay(let token, let text):
-      ReplayStrategy(token: token, text: text)
+    case .replay(let token, let text, let crashStep):
+      ReplayStrategy(token: token, text: text, crashStep: crashStep)
     }
   }
 }

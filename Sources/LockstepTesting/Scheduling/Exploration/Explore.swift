@@ -27,8 +27,9 @@
 /// - Parameters:
 ///   - strategy: Which schedules to run: ``ExplorationStrategy/random(schedules:seed:)``,
 ///     ``ExplorationStrategy/pct(schedules:depth:seed:)``,
-///     ``ExplorationStrategy/exhaustive(maxPreemptions:limit:)`` or
-///     ``ExplorationStrategy/replay(_:)-(String)``.
+///     ``ExplorationStrategy/exhaustive(maxPreemptions:limit:)``,
+///     ``ExplorationStrategy/replay(_:)-(String)`` or
+///     ``ExplorationStrategy/replayUpToCrash(_:atStep:)``.
 ///   - cancellation: Whether to also explore cancelling a task at a Lockstep wait.
 ///   - maxSteps: The most jobs one schedule may run; a schedule that runs longer fails.
 ///   - timeout: A real-time bound for each schedule.

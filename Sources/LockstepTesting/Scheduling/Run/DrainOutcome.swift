@@ -7,6 +7,9 @@ enum DrainOutcome {
   case timedOut(SchedulerTrace, tasks: [String])
   /// The run executed its step limit without the body finishing (exploration's `maxSteps`).
   case tooManySteps(SchedulerTrace, tasks: [String])
+  /// A replay up to a crash stopped before the step that crashed the process in the recorded run
+  /// (``ExplorationStrategy/replayUpToCrash(_:atStep:)``).
+  case stoppedBeforeCrash(SchedulerTrace, tasks: [String])
   /// A task slept until deadlines computed from the real clock: the run stopped.
   case realClockSleep(RealClockSleep)
   /// A main-actor job of the run waited for the main actor until the run's bound and never got it.
@@ -17,7 +20,7 @@ enum DrainOutcome {
   var trace: SchedulerTrace {
     switch self {
     case .finished(let trace), .timedOut(let trace, _), .tooManySteps(let trace, _),
-      .mainActorUnavailable(let trace), .blocked(let trace, _, _):
+      .stoppedBeforeCrash(let trace, _), .mainActorUnavailable(let trace), .blocked(let trace, _, _):
       trace
     case .deadlock(let report): report.trace
     case .realClockSleep(let error): error.trace
@@ -41,6 +44,9 @@ enum DrainOutcome {
     case .tooManySteps(let trace, let tasks):
       StepLimitReached(
         steps: trace.steps.count, actorsLeftBusy: Self.actorsLeftBusy(trace), tasks: tasks)
+    case .stoppedBeforeCrash(let trace, let tasks):
+      StoppedBeforeCrash(
+        step: trace.steps.count + 1, actorsLeftBusy: Self.actorsLeftBusy(trace), tasks: tasks)
     case .mainActorUnavailable:
       WaitTimeoutError(
         awaited: "the main actor, for a main-actor job of the deterministic run", timeout: timeout,

@@ -79,6 +79,11 @@ struct RunState<Job: SchedulableJob>: JobRouter.RunView {
   }
 
   var readyCount: Int { ready.count }
+  /// Whether the run has reached step `number` (from 1, as its timeline numbers steps) and has work
+  /// left that would run it: a replay up to a crash stops there.
+  func wouldRun(step number: Int) -> Bool {
+    trace.steps.count + 1 >= number && (!bodyFinished || ready.count > 0 || !parked.isEmpty)
+  }
   var sleeperCount: Int { time.sleeperCount }
   var now: Duration { time.now }
   var nowNanoseconds: Int64 { time.nanoseconds }

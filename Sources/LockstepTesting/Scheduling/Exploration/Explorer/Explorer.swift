@@ -12,6 +12,8 @@ struct ScheduleOutcome: Sendable {
   var failureSite: String?
   /// Where a replay left the schedule it replayed.
   var divergence: ReplayDivergence?
+  /// For a replay up to a crash that stopped before the step that crashed, that step.
+  var stoppedBeforeCrash: Int?
 
   var failed: Bool { !failures.isEmpty }
   /// What makes two failing schedules fail "the same way": the shrinker keeps it, and the replay
@@ -157,7 +159,13 @@ final class Explorer: @unchecked Sendable {
           }
         } else {
           divergence = departed
-          if let departed, !outcome.failed {
+          if let crashStep = planned.stopBeforeStep, !outcome.failed {
+            misuse =
+              "explore \(setup.title) finished after \(outcome.trace.steps.count) step(s), before "
+              + "step \(crashStep), the step that crashed the process in the recorded run: the crash "
+              + "did not come back (it is fixed, or this run did not follow the recorded one"
+              + (departed.map { ": \($0)" } ?? "") + ")."
+          } else if let departed, !outcome.failed {
             misuse = "explore \(setup.title) did not follow its token's schedule. \(departed)"
           }
         }
@@ -169,7 +177,7 @@ final class Explorer: @unchecked Sendable {
           failure = makeFailure(
             outcome, found: outcome, schedule: planned.pinned == nil ? count : 0,
             replay: departed.map { .diverged($0, replayingToken: true) } ?? .replayedToken,
-            pinned: planned.pinned)
+            pinned: planned.pinned, crashToken: planned.replaying)
         } else {
           let reported =
             schedules.shrinksFailures ? await shrink(outcome, capture, schedule: count) : outcome
@@ -242,16 +250,20 @@ final class Explorer: @unchecked Sendable {
 
   private func makeFailure(
     _ outcome: ScheduleOutcome, found: ScheduleOutcome, schedule: Int,
-    replay: ExplorationFailure.Replay, pinned: Int?
+    replay: ExplorationFailure.Replay, pinned: Int?, crashToken: ReplayToken? = nil
   ) -> ExplorationFailure {
-    ExplorationFailure(
-      strategy: setup.strategy.description, schedule: schedule, token: outcome.token,
+    // A replay stopped before a crash reports the crash's token: its own would replay the steps
+    // before the crash only.
+    let crashed = outcome.stoppedBeforeCrash.flatMap { _ in crashToken }
+    return ExplorationFailure(
+      strategy: setup.strategy.description, schedule: schedule, token: crashed ?? outcome.token,
       failures: outcome.failures, timeline: outcome.trace.timeline,
       preemptions: outcome.record.preemptions, contextSwitches: outcome.record.contextSwitches,
       found: (found.record.preemptions, found.record.contextSwitches), replay: replay,
       hashingIsDeterministic: HashingDeterminism.isDeterministic, title: setup.title,
       shard: setup.shard, pinnedToken: pinned.map { setup.pinned[$0].text },
-      pinned: setup.pinnedTexts, readsVirtualNow: outcome.trace.readsVirtualNow)
+      pinned: setup.pinnedTexts, readsVirtualNow: outcome.trace.readsVirtualNow,
+      stoppedBeforeCrashingStep: crashed == nil ? nil : outcome.stoppedBeforeCrash)
   }
 
   /// Runs the body once, in the order the planned schedule's picker chooses; `during` says which
@@ -262,7 +274,8 @@ final class Explorer: @unchecked Sendable {
     CrashReport.beginSchedule(during, cancelAtWait: planned.cancelAtWait)
     let run = DeterministicRun(
       order: .picked(CrashTrailPicker(planned.picker)), cancelAtWait: planned.cancelAtWait,
-      stepLimit: maxSteps, timeout: timeout, gracePeriod: gracePeriod, site: site)
+      stepLimit: maxSteps, stopBeforeStep: planned.stopBeforeStep, recordsStepsForCrashReport: true,
+      timeout: timeout, gracePeriod: gracePeriod, site: site)
     let mark = capture.mark
     let completion = await run.perform(body)
     let captured = capture.failures(since: mark)
@@ -281,13 +294,19 @@ final class Explorer: @unchecked Sendable {
     }
     let (picked, waits) = run.state.withLock { ($0.picker, $0.waitCount) }
     mostWaits = max(mostWaits, waits)
+    var stoppedBeforeCrash: Int?
+    if case .stoppedBeforeCrash(let trace, _) = completion.drained {
+      stoppedBeforeCrash = trace.steps.count + 1
+    }
     var divergence: ReplayDivergence?
     if let token = planned.replaying, let picked {
-      divergence = ScheduleCheck.divergence(of: token, picker: picked, trace: completion.trace)
+      divergence = ScheduleCheck.divergence(
+        of: token, picker: picked, trace: completion.trace,
+        stoppedBeforeCrash: stoppedBeforeCrash != nil)
     }
     return ScheduleOutcome(
       failures: failures, trace: completion.trace, record: picked?.record ?? ScheduleRecord(),
       cancelAtWait: planned.cancelAtWait, waits: waits, diverged: picked?.diverged ?? false,
-      failureSite: failureSite, divergence: divergence)
+      failureSite: failureSite, divergence: divergence, stoppedBeforeCrash: stoppedBeforeCrash)
   }
 }

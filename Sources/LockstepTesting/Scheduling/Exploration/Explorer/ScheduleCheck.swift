@@ -52,20 +52,22 @@ struct ScheduleCheck: Hashable, Sendable {
 
   /// Where a replay of `token` left the token's schedule, or `nil` when it followed it: the first
   /// difference its picker saw, else a difference in the number of choice points, steps, or the
-  /// order of the tasks.
+  /// order of the tasks. A replay `stoppedBeforeCrash` did not make the choice, if there was one,
+  /// that picked the job of the step that crashed; nor may it make more choices than the token.
   static func divergence(
-    of token: ReplayToken, picker: some SchedulePicker, trace: SchedulerTrace
+    of token: ReplayToken, picker: some SchedulePicker, trace: SchedulerTrace,
+    stoppedBeforeCrash: Bool = false
   ) -> ReplayDivergence? {
     if let divergence = picker.divergence { return divergence }
     let recorded = token.choices.count
     let points = picker.record.points
-    if points.count < recorded {
+    if points.count < recorded - (stoppedBeforeCrash ? 1 : 0) {
       return ReplayDivergence(
         pointIndex: points.count, stepIndex: nil,
         "the run had \(points.count) choice point(s) where the token recorded \(recorded)")
     }
     let isPrefix = token.check.map { $0.whole == nil } ?? false
-    if points.count > recorded && !isPrefix {
+    if points.count > recorded && (!isPrefix || stoppedBeforeCrash) {
       return ReplayDivergence(
         pointIndex: recorded, stepIndex: points[recorded].step,
         "the run had more choice points than the \(recorded) the token recorded")

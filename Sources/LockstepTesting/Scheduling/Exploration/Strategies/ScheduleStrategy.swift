@@ -38,6 +38,9 @@ struct PlannedSchedule {
   var findsShape = false
   /// For a token pinned with `pinned:`, its position in the list (from 0).
   var pinned: Int?
+  /// For a replay up to a crash, the step that crashed the process in the recorded run: the run
+  /// stops before it.
+  var stopBeforeStep: Int?
 }
 
 /// What a schedule that ran did, as far as strategies care.

@@ -9,6 +9,12 @@ final class DeterministicRun: @unchecked Sendable {
   let timeout: Duration
   /// The most jobs the run may execute before it is stopped.
   let stepLimit: Int
+  /// The step (from 1) before which the run stops, when it replays a crash up to the step that
+  /// crashed (``ExplorationStrategy/replayUpToCrash(_:atStep:)``); `nil` otherwise.
+  let stopBeforeStep: Int?
+  /// Whether each step stores its number for the crash report (``CrashReport/record(step:)``): a
+  /// schedule of an exploration.
+  let recordsStepsForCrashReport: Bool
   let state: Locked<RunState<ScheduledJob>>
   /// What the run's jobs read as now; `nil` when they read the real clocks (``VirtualNow``).
   let clocks: RunClocks?
@@ -94,10 +100,12 @@ final class DeterministicRun: @unchecked Sendable {
   var isInJob: Bool { DrainingRun.isCurrent(self) && inJob }
 
   /// A run whose ready jobs `order` orders; exploration may cancel the task at the
-  /// `cancelAtWait`-th Lockstep wait and bound the run to `stepLimit` jobs. Its jobs read virtual
-  /// now when `virtualNow` is true.
+  /// `cancelAtWait`-th Lockstep wait, bound the run to `stepLimit` jobs, stop it before step
+  /// `stopBeforeStep`, and have its steps recorded for the crash report. Its jobs read virtual now
+  /// when `virtualNow` is true.
   init(
     order: ReadyJobs<ScheduledJob>.Order, cancelAtWait: Int? = nil, stepLimit: Int = .max,
+    stopBeforeStep: Int? = nil, recordsStepsForCrashReport: Bool = false,
     timeout: Duration, gracePeriod: Duration = .zero, site: CallSite,
     virtualNow: Bool = VirtualNow.isInEffect
   ) {
@@ -109,6 +117,8 @@ final class DeterministicRun: @unchecked Sendable {
     self.timeout = timeout
     self.gracePeriod = gracePeriod
     self.stepLimit = stepLimit
+    self.stopBeforeStep = stopBeforeStep
+    self.recordsStepsForCrashReport = recordsStepsForCrashReport
     clocks = virtualNow ? RunClocks(wallStart: VirtualNow.startForRun) : nil
     state = Locked(RunState(order: order, cancelAtWait: cancelAtWait, readsVirtualNow: virtualNow))
     switchRecord.initialize(to: lockstep_task_switch_record())
@@ -243,8 +253,9 @@ final class DeterministicRun: @unchecked Sendable {
     var report: DeterministicDeadlock?
     var steps = 0
     var jobsSinceCheck = 0
-    /// A main-actor job chosen to run next, held until the drain holds the main actor.
-    var mainActorJob: (job: ScheduledJob, needsName: Bool, isKept: Bool, now: Int64)?
+    /// A main-actor job chosen to run next, held until the drain holds the main actor, and the
+    /// number of its step.
+    var mainActorJob: (job: ScheduledJob, needsName: Bool, isKept: Bool, now: Int64, step: Int)?
     /// Where the last job left its task, for the trace: recorded with the next step.
     var suspendedAt = SuspensionSite.none
     /// The executor switches the last job made, and, after an actor's job, where the tasks that
@@ -258,7 +269,7 @@ final class DeterministicRun: @unchecked Sendable {
 
   /// How a stretch of draining ended.
   enum Stop {
-    case finished, timedOut, tooManySteps, stopped, quarantined, abandoned
+    case finished, timedOut, tooManySteps, stoppedBeforeCrash, stopped, quarantined, abandoned
     case paused(DrainPause)
     /// This helper thread's turn ended: another thread drains the run now (``ParkedJobs``).
     case retired
@@ -304,6 +315,9 @@ final class DeterministicRun: @unchecked Sendable {
     case .tooManySteps:
       let tasks = unfinishedTasks()
       return .ended(quarantine { .tooManySteps($0, tasks: tasks) })
+    case .stoppedBeforeCrash:
+      let tasks = unfinishedTasks()
+      return .ended(quarantine { .stoppedBeforeCrash($0, tasks: tasks) })
     case .stopped: return .ended(quarantine { _ in .realClockSleep(makeRealClockSleep()) })
     case .abandoned:
       // The watchdog failed the run while a job held this thread; that job has returned now.
@@ -417,15 +431,18 @@ final class DeterministicRun: @unchecked Sendable {
     }
   }
 
-  /// Runs the chosen job on this thread; returns why draining stops after it, if it does.
+  /// Runs the chosen job, of step `step`, on this thread; returns why draining stops after it, if
+  /// it does.
   private func run(
-    _ job: ScheduledJob, needsName: Bool, isKept: Bool, now: Int64, budget: ContinuousClock.Instant?,
-    holding lease: borrowing MainActorLease?
+    _ job: ScheduledJob, needsName: Bool, isKept: Bool, now: Int64, step: Int,
+    budget: ContinuousClock.Instant?, holding lease: borrowing MainActorLease?
   ) -> Stop? {
     runningTaskID = job.taskID
     runningNameChecked = !needsName
     jobStart = ContinuousClock.now
+    if recordsStepsForCrashReport { CrashReport.record(step: step) }
     runJob(job, now: now, holding: lease)
+    if recordsStepsForCrashReport { CrashReport.record(step: 0) }
     runningTaskID = nil
     if isKept { progress.suspendedAt = SuspendedTaskStacks.site(of: job.job) }
     noteTasksOfJob(job)
@@ -471,10 +488,14 @@ final class DeterministicRun: @unchecked Sendable {
         guard holdingMainActor else { return .paused(.needsMainActor) }
         progress.mainActorJob = nil
         let stop = run(
-          held.job, needsName: held.needsName, isKept: held.isKept, now: held.now, budget: budget,
-          holding: lease)
+          held.job, needsName: held.needsName, isKept: held.isKept, now: held.now, step: held.step,
+          budget: budget, holding: lease)
         if let stop { return recordingSuspension(stop) }
         continue
+      }
+      // A replay up to a crash stops before the step that crashed, if the run would run it.
+      if let stopBeforeStep, state.withLock({ $0.wouldRun(step: stopBeforeStep) }) {
+        return recordingSuspension(.stoppedBeforeCrash)
       }
       let site = progress.suspendedAt
       progress.suspendedAt = .none
@@ -482,23 +503,26 @@ final class DeterministicRun: @unchecked Sendable {
       let actorJobSites = progress.actorJobSites
       if !switches.isEmpty { progress.switches.removeAll(keepingCapacity: true) }
       if !actorJobSites.isEmpty { progress.actorJobSites.removeAll(keepingCapacity: true) }
-      let (step, needsName, isKept, now) = state.withLock {
+      let (step, needsName, isKept, now, number) = state.withLock {
         (
           $0.next(previousStepSuspendedAt: site, switches: switches, actorJobSites: actorJobSites),
-          $0.runningTaskNeedsName, $0.runningTaskIsKept, $0.nowNanoseconds
+          $0.runningTaskNeedsName, $0.runningTaskIsKept, $0.nowNanoseconds, $0.trace.steps.count
         )
       }
       switch step {
       case .run(let job):
         if job.isMainActor && !holdingMainActor {
-          progress.mainActorJob = (job, needsName, isKept, now)
+          progress.mainActorJob = (job, needsName, isKept, now, number)
           return .paused(.needsMainActor)
         }
         let stop = run(
-          job, needsName: needsName, isKept: isKept, now: now, budget: budget, holding: lease)
+          job, needsName: needsName, isKept: isKept, now: now, step: number, budget: budget,
+          holding: lease)
         if let stop { return recordingSuspension(stop) }
       case .resume(let wait):
+        if recordsStepsForCrashReport { CrashReport.record(step: number) }
         if let stop = resume(wait) { return stop }
+        if recordsStepsForCrashReport { CrashReport.record(step: 0) }
       case .fire(let action):
         // Outside work that reads the run's clocks (XCTest's waiter) sees the time the timer fires at.
         clocks?.set(elapsed: state.withLock { $0.nowNanoseconds })
