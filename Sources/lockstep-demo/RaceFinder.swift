@@ -86,7 +86,7 @@ private func showFailure(
   for message in failure.failures { printWrapped("- " + message, indent: 9, hanging: 11) }
   print("       replay token: \(failure.token)")
   print("       the failing schedule, step by step (steps with nothing to tell are left out):")
-  print(indented(failure.timeline.description, by: 7))
+  print(indented(failure.timeline.text(lineWidth: Timeline.defaultLineWidth - 7), by: 7))
   showPicture(failure, issues: issues)
   if failure.failures.contains(where: { $0.contains("stale result") }) {
     printWrapped(

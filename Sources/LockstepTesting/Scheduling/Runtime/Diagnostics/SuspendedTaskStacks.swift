@@ -57,7 +57,7 @@ enum SuspendedTaskStacks {
       let shown = frames.filter { !$0.rawName.hasPrefix(lockstepPrefix) }.prefix(frameLimit)
       if let entered, !entered.rawName.hasPrefix(lockstepPrefix) {
         lines[number] =
-          ["waits to enter \(CodeFrame.shortened(entered.function)) (the hop onto its actor)"]
+          ["waits to enter \(CodeFrame.shortened(entered.function)) (before its first line)"]
           + shown.map { "called from \($0.text)" }
         continue
       }
@@ -127,8 +127,11 @@ enum SuspendedTaskStacks {
           point.frames.contains { !$0.rawName.hasPrefix(lockstepPrefix) }
         })
       else {
-        // Suspended where no line of the code under test shows: name the library's function.
-        if let library = points.first?.library {
+        // Suspended where no line of the code under test shows: name Lockstep's function, or the
+        // library's.
+        if let own = points.lazy.flatMap(\.frames).first {
+          texts[site] = SiteText(place: "\(own.shortText) (Lockstep's code)", entersFunction: false)
+        } else if let library = points.first?.library {
           texts[site] = SiteText(
             place: "\(library) (not the code under test: the standard library or the runtime)",
             entersFunction: false)
