@@ -8,9 +8,9 @@
 // `should_trap` says so, a switch goes to the trap's executor instead, whose `enqueue` holds the
 // task: the actor's drain goes on with the next job, and the actor ends idle.
 //
-// While a thread records them (`lockstep_task_switch_set_record`, around each job of a run), each
-// switch notes the running task and whether it goes to an actor: a task queued on a busy actor
-// runs later, inside the actor's processing job, and a timeline tells that job by the tasks it ran.
+// While a thread records them (`lockstep_task_switch_set_record`, around each actor's job of a
+// run), each switch notes the running task: a task queued on a busy actor runs later, inside the
+// actor's processing job, and a timeline tells that job by the tasks it ran.
 //
 // Compiled code calls `swift_task_switch` from the module that awaits, so a definition of it in
 // the test executable is what it calls (as for `swift_task_create`, see TaskCreation.c); it
@@ -43,7 +43,7 @@ static get_current_task_function get_current_task;
 
 /// Records the running task's switch in `record`, by the task's runtime id (the task may be gone
 /// by the time the record is read).
-static void record_switch(lockstep_task_switch_record *record, bool to_actor) {
+static void record_switch(lockstep_task_switch_record *record) {
   get_current_task_function current = __atomic_load_n(&get_current_task, __ATOMIC_ACQUIRE);
   if (current == NULL) {
     current = (get_current_task_function)dlsym(RTLD_DEFAULT, "swift_task_getCurrent");
@@ -54,7 +54,6 @@ static void record_switch(lockstep_task_switch_record *record, bool to_actor) {
   if (index < lockstep_task_switch_record_capacity) {
     const void *task = current();
     record->task_ids[index] = task ? lockstep_job_task_id(task) : 0;
-    record->to_actor[index] = to_actor;
   }
   record->count = index + 1;
 }
@@ -70,7 +69,7 @@ __attribute__((weak, swiftasynccall)) void swift_task_switch(
     __atomic_store_n(&next_task_switch, next, __ATOMIC_RELEASE);
   }
   lockstep_task_switch_record *record = current_record;
-  if (__builtin_expect(record != NULL, 0)) record_switch(record, identity != NULL);
+  if (__builtin_expect(record != NULL, 0)) record_switch(record);
   const lockstep_task_switch_trap *trap = current_trap;
   if (__builtin_expect(trap != NULL, 0) && trap->should_trap(trap->context)) {
     __attribute__((musttail)) return next(context, resume, trap->identity, trap->implementation);

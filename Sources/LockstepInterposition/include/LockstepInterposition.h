@@ -166,13 +166,12 @@ const lockstep_task_switch_trap *lockstep_task_switch_set_trap(const lockstep_ta
 
 enum { lockstep_task_switch_record_capacity = 16 };
 
-/// The executor switches made on a thread while it records them: the runtime id of each switching
-/// task and whether it switched to an actor's executor (not the generic one), the first
-/// `lockstep_task_switch_record_capacity` of them, and how many there were.
+/// The tasks that made executor switches on a thread while it records them: the runtime id of
+/// each switching task, the first `lockstep_task_switch_record_capacity` switches, and how many
+/// there were.
 typedef struct lockstep_task_switch_record {
   int count;
   uint64_t task_ids[lockstep_task_switch_record_capacity];
-  bool to_actor[lockstep_task_switch_record_capacity];
 } lockstep_task_switch_record;
 
 /// Records the calling thread's executor switches in `record` (`NULL`: stops recording).

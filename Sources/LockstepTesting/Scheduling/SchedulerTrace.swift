@@ -34,9 +34,6 @@ public struct SchedulerTrace: Sendable, Equatable, CustomStringConvertible {
     /// What the job was, when it was not a task's: an actor's job, the wake-up of a task after
     /// `Task.yield()`, another job of the runtime.
     var kindOfJob = KindOfJob.task
-    /// For an actor's job, the tasks seen to run in it (queued on the actor when it was busy), in
-    /// the order of their numbers, each with where it was left.
-    var ranTasks: [RanTask] = []
 
     /// The index of the step that handed this job to the run, if a step did.
     var enqueuedBy: Int? { enqueuedAt < 0 ? nil : Int(enqueuedAt) }
@@ -57,13 +54,6 @@ public struct SchedulerTrace: Sendable, Equatable, CustomStringConvertible {
     }
   }
 
-  /// An executor switch a task made during a step (`swift_task_switch`).
-  struct TaskSwitch: Sendable {
-    let taskID: UInt64
-    /// Whether it went to an actor's executor, rather than the generic one.
-    let toActor: Bool
-  }
-
   /// A task that ran inside another job (an actor's), and where it was left suspended.
   struct RanTask: Sendable, Equatable {
     let task: Int
@@ -72,6 +62,10 @@ public struct SchedulerTrace: Sendable, Equatable, CustomStringConvertible {
 
   /// Every executed job, in execution order.
   public internal(set) var steps: [Step] = []
+  /// For the actor's jobs among ``steps``, by index, the tasks seen to run in them (queued on the
+  /// actor while it was busy), by the executor switches they made there, each with where it was
+  /// left. Apart from the steps, which stay plain values.
+  var tasksRanInActorJobs: [Int: [RanTask]] = [:]
   /// The names of the tasks that had one and were observed by the scheduler, by task number.
   public internal(set) var taskNames: [Int: String] = [:]
   /// Where the run's unnamed tasks were created, by task number, for the tasks the runtime's task

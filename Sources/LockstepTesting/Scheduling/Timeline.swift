@@ -104,7 +104,7 @@ public struct Timeline: Sendable, Equatable, CustomStringConvertible {
     var eventsByStep: [Int: [SchedulerTrace.Event]] = [:]
     for event in trace.events { eventsByStep[event.step, default: []].append(event) }
     let sites = SuspendedTaskStacks.texts(
-      for: Set(trace.steps.flatMap { [$0.suspendedAt] + $0.ranTasks.map(\.site) }))
+      for: Set(trace.steps.map(\.suspendedAt) + trace.tasksRanInActorJobs.values.joined().map(\.site)))
     TaskOriginSymbols.prepare(trace.taskOrigins.values)
     let readsSites = SuspendedTaskStacks.unavailability == nil
     var knownNames: [Int: (full: String, short: String)] = [:]
@@ -149,7 +149,8 @@ public struct Timeline: Sendable, Equatable, CustomStringConvertible {
       let events = eventsByStep[index] ?? []
       var tasks: [Int] = step.task.map { [$0] } ?? []
       // The tasks an actor's job ran, seen by where they were left or by their executor switches.
-      for ran in step.ranTasks where !tasks.contains(ran.task) { tasks.append(ran.task) }
+      let ranTasks = trace.tasksRanInActorJobs[index] ?? []
+      for ran in ranTasks where !tasks.contains(ran.task) { tasks.append(ran.task) }
       // A failure during a job that is not a task's (no task to show it on) marks the step's
       // first task instead.
       for event in events where !tasks.contains(event.task) {
@@ -192,7 +193,7 @@ public struct Timeline: Sendable, Equatable, CustomStringConvertible {
         }
         // One actor job ran the work of several tasks: the step number repeats, and says why.
         if position > 0 { actions.append("in the same actor job as the line above") }
-        let site = task == step.task ? step.suspendedAt : step.ranTasks.first { $0.task == task }?.site
+        let site = task == step.task ? step.suspendedAt : ranTasks.first { $0.task == task }?.site
         let (full, short) = names(of: task)
         entries.append(
           Entry(

@@ -199,10 +199,9 @@ struct RunState<Job: SchedulableJob>: JobRouter.RunView {
   /// earliest sleeper (advancing virtual time). Records the step in the trace, after recording
   /// where the previous step left its task (``recordSuspension(_:)``).
   mutating func next(
-    previousStepSuspendedAt site: SuspensionSite = .none, switches: [SchedulerTrace.TaskSwitch] = [],
-    actorJobSites: [(task: Int, site: SuspensionSite)] = []
+    previousStepSuspendedAt site: SuspensionSite = .none, ranInActorJob ran: [SchedulerTrace.RanTask] = []
   ) -> Step {
-    recordAfterStep(site, switches: switches, actorJobSites: actorJobSites)
+    recordAfterStep(site, ranInActorJob: ran)
     if phase == .quarantined {
       runningTask = nil
       return .abandoned
@@ -263,7 +262,6 @@ struct RunState<Job: SchedulableJob>: JobRouter.RunView {
     }
     let task = entry.task
     if task != 0 {
-      if !headingToActors.isEmpty { headingToActors.removeAll { $0 == task } }
       if woke { tasks[task].lastSleepEnded = true }
       tasks[task].jobsRun += 1
       tasks[task].lastStep = trace.steps.count
@@ -325,71 +323,35 @@ struct RunState<Job: SchedulableJob>: JobRouter.RunView {
   mutating func recordSuspension(_ site: SuspensionSite) {
     guard !site.isNone, let last = trace.steps.indices.last else { return }
     trace.steps[last].suspendedAt = site
-    if let task = trace.steps[last].task {
-      tasks[task].lastSite = site
-      if site.finished { tasks[task].finished = true }
-    }
+    if site.finished, let task = trace.steps[last].task { tasks[task].finished = true }
   }
 
-  /// Records what the drain read once the last step's job returned: where it left its task, the
-  /// executor switches it made, and for an actor's job where the tasks that may have run in it
-  /// were left.
-  mutating func recordAfterStep(
-    _ site: SuspensionSite, switches: [SchedulerTrace.TaskSwitch],
-    actorJobSites: [(task: Int, site: SuspensionSite)]
-  ) {
+  /// Records what the drain read once the last step's job returned: where it left its task, and
+  /// for an actor's job the tasks seen to run in it (``tasksSwitching(_:)``) with where it left
+  /// them.
+  mutating func recordAfterStep(_ site: SuspensionSite, ranInActorJob ran: [SchedulerTrace.RanTask]) {
     recordSuspension(site)
-    if !actorJobSites.isEmpty { recordRanInActorJob(actorJobSites, switches: switches) }
-    if !switches.isEmpty { noteSwitchesToActors(switches) }
-  }
-
-  /// The tasks that switched to an actor's executor since their own last job, by number: each
-  /// may run inside a later actor job.
-  private(set) var headingToActors: [Int] = []
-
-  /// The tasks that may run inside an actor job (``headingToActors``), with their addresses and
-  /// where they were left, for the drain to read again after an actor's job.
-  var tasksHeadingToActors: [(task: Int, object: UInt, site: SuspensionSite)] {
-    headingToActors.compactMap { task in tasks[task].object.map { (task, $0, tasks[task].lastSite) } }
-  }
-
-  /// Notes the tasks that switched to an actor's executor during the last step.
-  private mutating func noteSwitchesToActors(_ switches: [SchedulerTrace.TaskSwitch]) {
-    for change in switches where change.toActor {
-      guard let task = tasks.number(of: change.taskID), tasks[task].object != nil,
-        !headingToActors.contains(task)
-      else { continue }
-      headingToActors.append(task)
+    guard !ran.isEmpty, let last = trace.steps.indices.last, trace.steps[last].task == nil else {
+      return
     }
-  }
-
-  /// Records which tasks heading to actors ran inside the last step, an actor's job: those that
-  /// switched executors in it, then those it left somewhere else than they were (`sites`, read
-  /// after the job).
-  private mutating func recordRanInActorJob(
-    _ sites: [(task: Int, site: SuspensionSite)], switches: [SchedulerTrace.TaskSwitch]
-  ) {
-    guard let last = trace.steps.indices.last, trace.steps[last].task == nil else { return }
-    var ran: [SchedulerTrace.RanTask] = []
-    for change in switches {
-      guard let task = tasks.number(of: change.taskID), !ran.contains(where: { $0.task == task }),
-        let read = sites.first(where: { $0.task == task })
-      else { continue }
-      ran.append(SchedulerTrace.RanTask(task: task, site: read.site))
-    }
-    for read in sites where read.site != tasks[read.task].lastSite && !read.site.isNone {
-      if !ran.contains(where: { $0.task == read.task }) {
-        ran.append(SchedulerTrace.RanTask(task: read.task, site: read.site))
-      }
-    }
-    guard !ran.isEmpty else { return }
-    trace.steps[last].ranTasks = ran
+    trace.tasksRanInActorJobs[last] = ran
     for entry in ran {
-      tasks[entry.task].lastSite = entry.site
       tasks[entry.task].lastStep = last
       if entry.site.finished { tasks[entry.task].finished = true }
-      headingToActors.removeAll { $0 == entry.task }
     }
+  }
+
+  /// The tasks of the run, by number and kept address, among those with runtime ids `ids` (tasks
+  /// that switched executors during an actor's job), each once, in order.
+  func tasksSwitching(_ ids: some Sequence<UInt64>) -> [(task: Int, object: UInt)] {
+    var found: [(task: Int, object: UInt)] = []
+    for id in ids {
+      guard let task = tasks.number(of: id), let object = tasks[task].object,
+        !found.contains(where: { $0.task == task })
+      else { continue }
+      found.append((task, object))
+    }
+    return found
   }
 
   /// The drain thread stopped waiting for outside jobs.

@@ -153,8 +153,6 @@ struct TaskRecord: Sendable {
   /// The address of the task, kept alive by the run while the run holds it (see
   /// ``SchedulableJob/retainTask()``), so that a report can read where the task waits.
   var object: UInt?
-  /// Where the task was left suspended the last time it ran.
-  var lastSite = SuspensionSite.none
 
   func describe(isBody: Bool) -> String {
     var text = "task \(number)"

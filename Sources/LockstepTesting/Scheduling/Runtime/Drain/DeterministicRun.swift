@@ -129,7 +129,7 @@ final class DeterministicRun: @unchecked Sendable {
     switchRecord.deallocate()
   }
 
-  /// Where the executor switches of the running job are recorded (``TaskSwitches``).
+  /// Where the executor switches of the running actor job are recorded (`TaskSwitch.c`).
   private let switchRecord = UnsafeMutablePointer<lockstep_task_switch_record>.allocate(capacity: 1)
 
   /// Takes a ready job (from any thread).
@@ -258,10 +258,9 @@ final class DeterministicRun: @unchecked Sendable {
     var mainActorJob: (job: ScheduledJob, needsName: Bool, isKept: Bool, now: Int64, step: Int)?
     /// Where the last job left its task, for the trace: recorded with the next step.
     var suspendedAt = SuspensionSite.none
-    /// The executor switches the last job made, and, after an actor's job, where the tasks that
-    /// may have run in it were left: recorded with the next step.
-    var switches: [SchedulerTrace.TaskSwitch] = []
-    var actorJobSites: [(task: Int, site: SuspensionSite)] = []
+    /// After an actor's job, the tasks seen to run in it, each with where it was left: recorded
+    /// with the next step.
+    var ranInActorJob: [SchedulerTrace.RanTask] = []
     /// Whether the drain, stuck, let the main queue run since it last ran a job.
     var gaveMainActorBack = false
   }
@@ -395,39 +394,33 @@ final class DeterministicRun: @unchecked Sendable {
   /// only with `lease`.
   private func runJob(_ job: ScheduledJob, now: Int64, holding lease: borrowing MainActorLease?) {
     inJob = true
-    lockstep_task_switch_set_record(switchRecord)
+    // The tasks an actor's job runs are seen by the executor switches they make in it.
+    let isActorJob = job.isActorJob
+    if isActorJob { lockstep_task_switch_set_record(switchRecord) }
     if let clocks {
       clocks.reading(at: now) { RuntimeHooks.run(job, holding: lease) }
     } else {
       RuntimeHooks.run(job, holding: lease)
     }
-    lockstep_task_switch_set_record(nil)
+    if isActorJob { lockstep_task_switch_set_record(nil) }
     inJob = false
   }
 
-  /// Takes the executor switches the job that just returned made, and after an actor's job reads
-  /// where each task that may have run in it was left (``RunState/tasksHeadingToActors``).
-  private func noteTasksOfJob(_ job: ScheduledJob) {
+  /// After an actor's job, reads where each task of the run that switched executors in it was
+  /// left: the tasks it ran.
+  private func noteTasksOfActorJob() {
     let count = Int(switchRecord.pointee.count)
-    if count > 0 {
-      switchRecord.pointee.count = 0
-      let kept = min(count, Int(lockstep_task_switch_record_capacity))
-      withUnsafeBytes(of: switchRecord.pointee.task_ids) { ids in
-        withUnsafeBytes(of: switchRecord.pointee.to_actor) { toActor in
-          for index in 0..<kept {
-            progress.switches.append(
-              SchedulerTrace.TaskSwitch(
-                taskID: ids.load(fromByteOffset: index * 8, as: UInt64.self),
-                toActor: toActor.load(fromByteOffset: index, as: Bool.self)))
-          }
-        }
-      }
+    guard count > 0 else { return }
+    switchRecord.pointee.count = 0
+    let kept = min(count, Int(lockstep_task_switch_record_capacity))
+    let tasks = withUnsafeBytes(of: switchRecord.pointee.task_ids) { bytes in
+      let ids = bytes.assumingMemoryBound(to: UInt64.self).prefix(kept)
+      return state.withLock { $0.tasksSwitching(ids) }
     }
-    guard job.isActorJob else { return }
-    let heading = state.withLock { $0.tasksHeadingToActors }
-    for (task, object, _) in heading {
+    for (task, object) in tasks {
       guard let pointer = UnsafeRawPointer(bitPattern: object) else { continue }
-      progress.actorJobSites.append((task, SuspendedTaskStacks.site(ofTask: pointer)))
+      progress.ranInActorJob.append(
+        SchedulerTrace.RanTask(task: task, site: SuspendedTaskStacks.site(ofTask: pointer)))
     }
   }
 
@@ -445,7 +438,7 @@ final class DeterministicRun: @unchecked Sendable {
     if recordsStepsForCrashReport { CrashReport.record(step: 0) }
     runningTaskID = nil
     if isKept { progress.suspendedAt = SuspendedTaskStacks.site(of: job.job) }
-    noteTasksOfJob(job)
+    if job.isActorJob { noteTasksOfActorJob() }
     return afterJob(budget: budget)
   }
 
@@ -499,16 +492,14 @@ final class DeterministicRun: @unchecked Sendable {
       }
       let site = progress.suspendedAt
       progress.suspendedAt = .none
-      let switches = progress.switches
-      let actorJobSites = progress.actorJobSites
-      if !switches.isEmpty { progress.switches.removeAll(keepingCapacity: true) }
-      if !actorJobSites.isEmpty { progress.actorJobSites.removeAll(keepingCapacity: true) }
+      // Read in place, then emptied keeping its storage: no copy, no allocation per step.
       let (step, needsName, isKept, now, number) = state.withLock {
         (
-          $0.next(previousStepSuspendedAt: site, switches: switches, actorJobSites: actorJobSites),
+          $0.next(previousStepSuspendedAt: site, ranInActorJob: progress.ranInActorJob),
           $0.runningTaskNeedsName, $0.runningTaskIsKept, $0.nowNanoseconds, $0.trace.steps.count
         )
       }
+      if !progress.ranInActorJob.isEmpty { progress.ranInActorJob.removeAll(keepingCapacity: true) }
       switch step {
       case .run(let job):
         if job.isMainActor && !holdingMainActor {
@@ -574,12 +565,9 @@ final class DeterministicRun: @unchecked Sendable {
   private func recordingSuspension(_ stop: Stop) -> Stop {
     let site = progress.suspendedAt
     progress.suspendedAt = .none
-    let (switches, actorJobSites) = (progress.switches, progress.actorJobSites)
-    progress.switches = []
-    progress.actorJobSites = []
-    if !site.isNone || !actorJobSites.isEmpty {
-      state.withLock { $0.recordAfterStep(site, switches: switches, actorJobSites: actorJobSites) }
-    }
+    let ran = progress.ranInActorJob
+    progress.ranInActorJob = []
+    if !site.isNone || !ran.isEmpty { state.withLock { $0.recordAfterStep(site, ranInActorJob: ran) } }
     return stop
   }
 
