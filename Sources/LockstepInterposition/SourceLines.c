@@ -391,13 +391,22 @@ static const uint8_t *run_unit(
   bool has_row = false;
   uintptr_t row_address = 0;
   uint64_t row_file = 0, row_line = 0;
+  // The last row of the sequence on a line: code on no line (line 0, compiler-generated, such as
+  // a landing pad or the padding after a function's last instruction) is given its line.
+  uint64_t lined_file = 0, lined_line = 0;
 #define FILE_NAME(number) \
   ((number) >= first_file && (number) - first_file < file_count ? files[(number) - first_file] : NULL)
 #define EMIT(ends_sequence) \
   do { \
-    if (has_row) cover(sorted, count, row_address, address, FILE_NAME(row_file), row_line, lines); \
+    if (has_row && row_line != 0) lined_file = row_file, lined_line = row_line; \
+    if (has_row) { \
+      bool lined = row_line == 0 && lined_line != 0; \
+      cover(sorted, count, row_address, address, FILE_NAME(lined ? lined_file : row_file), \
+        lined ? lined_line : row_line, lines); \
+    } \
     if (has_row && row_address < range->low) range->low = row_address; \
     if (has_row && address > range->high) range->high = address; \
+    if (ends_sequence) lined_line = 0; \
     has_row = !(ends_sequence); \
     row_address = address; \
     row_file = file; \

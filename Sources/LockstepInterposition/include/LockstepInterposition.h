@@ -456,7 +456,8 @@ int lockstep_suspension_site(const void *task, uintptr_t *addresses, int limit);
 typedef struct lockstep_source_line {
   /// The file's name; `NULL` when no row of the line table covers the address.
   const char *file;
-  /// The line; 0 when the code belongs to no line (compiler-generated).
+  /// The line; code on no line (compiler-generated: a landing pad, padding) has the line of the
+  /// last row before it in its sequence, and 0 when there is none.
   uint32_t line;
   /// Whether the image holding the address has a line table this reader reads.
   bool readable;

@@ -237,8 +237,9 @@ enum SuspendedTaskStacks {
   /// Each resume function's point. The entry of a function that goes on after an awaited call
   /// (`TQn_`) is on the line of the `await`. The entry of one that goes on after a hop between
   /// executors (`TYn_`) is on the line after it; the hop itself, the last instruction of the piece
-  /// of the same function before it, is on the line of the `await`. A hop that no piece of the
-  /// same function comes before is the one onto the function's actor at its start.
+  /// of the same function before it, is on the line of the `await`. The first piece (`TY0_`) with
+  /// no piece of the same function before it follows the hop onto the function's actor at its
+  /// start.
   private static func symbolicated(_ addresses: [UInt]) -> [ResumePoint] {
     let probes = addresses.flatMap { address in entryOffsets.map { address + $0 } + [address - 1] }
     let width = entryOffsets.count + 1
@@ -261,7 +262,8 @@ enum SuspendedTaskStacks {
           previous.function == piece.function, before.contains(where: isShown)
         {
           best = before
-        } else {
+        } else if piece.number == 0 {
+          // The first suspension of a function that starts with a hop: the hop onto its actor.
           entersFunction = true
         }
       }
@@ -280,6 +282,8 @@ enum SuspendedTaskStacks {
     let function: Substring
     /// Whether it goes on after a hop (`TY`), not after a call (`TQ`).
     let afterHop: Bool
+    /// Which suspension of the function it follows, from 0.
+    let number: Int
 
     init?(_ symbol: String) {
       guard symbol.hasSuffix("_") else { return nil }
@@ -289,6 +293,7 @@ enum SuspendedTaskStacks {
       guard digits > 0, kind.count > 2, kind.hasSuffix("TQ") || kind.hasSuffix("TY") else { return nil }
       function = kind.dropLast(2)
       afterHop = kind.hasSuffix("TY")
+      number = Int(body.suffix(digits)) ?? 0
     }
   }
 

@@ -563,6 +563,9 @@ final class DeterministicRun: @unchecked Sendable {
 
   /// `stop`, once the trace has where the last job left its task.
   private func recordingSuspension(_ stop: Stop) -> Stop {
+    // A helper that handed the drain back touches its fields no more: the thread it handed them to
+    // drains on from here.
+    if case .retired = stop { return stop }
     let site = progress.suspendedAt
     progress.suspendedAt = .none
     let ran = progress.ranInActorJob
