@@ -227,7 +227,9 @@ public struct Timeline: Sendable, Equatable, CustomStringConvertible {
     switch kind {
     case .actor:
       return (
-        "(actor job)", tasks.isEmpty ? "runs an actor's work" : "runs an actor's work, resumes \(handed)"
+        "(actor job)",
+        "runs an actor's work" + (tasks.isEmpty ? "" : ", resumes \(handed)")
+          + " (no task of the run was seen in it)"
       )
     case .yield:
       return ("(Task.yield)", tasks.isEmpty ? "ends a Task.yield()" : "resumes \(handed) after Task.yield()")

@@ -1,5 +1,4 @@
 import LockstepTestSupport
-import Synchronization
 import Testing
 
 @testable import LockstepTesting
@@ -41,19 +40,6 @@ private actor Handoff {
     waiting.removeFirst().resume(returning: 1)
     return 1
   }
-}
-
-/// Gives a new number each time it is made, whatever is called: not deterministic alone.
-private final class Drifting: Sendable {
-  static let made = Mutex(0)
-  let number: Int
-  init() {
-    number = Self.made.withLock {
-      $0 += 1
-      return $0
-    }
-  }
-  func read() -> Int { number }
 }
 
 private let racyOperations: [LinearizabilityOperation<RacyCounter, Never>] = [

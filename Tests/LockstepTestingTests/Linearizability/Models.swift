@@ -1,3 +1,5 @@
+import Synchronization
+
 @testable import LockstepTesting
 
 /// A counter's operations: `increment` returns nothing (`nil`), the others the count.
@@ -188,4 +190,17 @@ func quiescentlyPrecedes<Operation, Outcome>(
         call.invocation <= moment && (call.response.map { $0.position > moment } ?? true)
       }
   }
+}
+
+/// Gives a new number each time it is made, whatever is called: not deterministic alone.
+final class Drifting: Sendable {
+  static let made = Mutex(0)
+  let number: Int
+  init() {
+    number = Self.made.withLock {
+      $0 += 1
+      return $0
+    }
+  }
+  func read() -> Int { number }
 }

@@ -1,26 +1,12 @@
 import Foundation
 import LockstepReports
 import LockstepTestSupport
-import Synchronization
 import Testing
 
 @testable import LockstepTesting
 
 // Whenever explore or checkLinearizability records an issue, the result it returns carries it:
 // a failure or a problem, a description that says so, a JSON summary that counts it as failed.
-
-/// Gives a new number each time it is made: not deterministic alone.
-private final class Drifting: Sendable {
-  static let made = Mutex(0)
-  let number: Int
-  init() {
-    number = Self.made.withLock {
-      $0 += 1
-      return $0
-    }
-  }
-  func read() -> Int { number }
-}
 
 /// `meet` waits for a second caller: two tasks calling it at once both return, one call at a time
 /// never does.
@@ -63,6 +49,22 @@ private func expectCarried(
     "\(description)", sourceLocation: sourceLocation)
 }
 
+/// Checks that an `explore` and a `checkLinearizability` that both stopped short carry their own
+/// issue, each `containing` its text.
+private func expectBothCarried(
+  _ results: (ExplorationResult, LinearizabilityResult), _ issues: [ReportedIssue],
+  containing texts: (String, String), sourceLocation: SourceLocation = #_sourceLocation
+) {
+  #expect(issues.count == 2, "\(issues)", sourceLocation: sourceLocation)
+  expectCarried(
+    results.0.problem, description: results.0.description, passed: results.0.passed,
+    issues.filter { $0.message.hasPrefix("explore") }, containing: texts.0, sourceLocation: sourceLocation)
+  expectCarried(
+    results.1.problem, description: results.1.description, passed: results.1.passed,
+    issues.filter { $0.message.hasPrefix("checkLinearizability") }, containing: texts.1,
+    sourceLocation: sourceLocation)
+}
+
 @Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct ResultsCarryTheirIssuesTests {
   @Test func aCheckOfAnObjectNotDeterministicAloneFails() async {
@@ -97,14 +99,7 @@ struct ResultsCarryTheirIssuesTests {
         )
       }
     }
-    #expect(issues.count == 2, "\(issues)")
-    expectCarried(
-      results.0.problem, description: results.0.description, passed: results.0.passed,
-      issues.filter { $0.message.hasPrefix("explore") }, containing: "a platform without it")
-    expectCarried(
-      results.1.problem, description: results.1.description, passed: results.1.passed,
-      issues.filter { $0.message.hasPrefix("checkLinearizability") },
-      containing: "a platform without it")
+    expectBothCarried(results, issues, containing: ("a platform without it", "a platform without it"))
     #expect(results.0.schedulesRun == 0 && results.1.scenariosRun == 0)
   }
 
@@ -119,15 +114,8 @@ struct ResultsCarryTheirIssuesTests {
         )
       }
     }
-    #expect(issues.count == 2, "\(issues)")
-    expectCarried(
-      results.0.problem, description: results.0.description, passed: results.0.passed,
-      issues.filter { $0.message.hasPrefix("explore") },
-      containing: "cannot run inside another deterministic run")
-    expectCarried(
-      results.1.problem, description: results.1.description, passed: results.1.passed,
-      issues.filter { $0.message.hasPrefix("checkLinearizability") },
-      containing: "cannot run inside another deterministic run")
+    let nested = "cannot run inside another deterministic run"
+    expectBothCarried(results, issues, containing: (nested, nested))
   }
 
   @Test func badArgumentsRunNothingAndTheResultsSaySo() async {
@@ -137,14 +125,7 @@ struct ResultsCarryTheirIssuesTests {
         await checkLinearizability(of: { Counter() }, operations: [])
       )
     }
-    #expect(issues.count == 2, "\(issues)")
-    expectCarried(
-      results.0.problem, description: results.0.description, passed: results.0.passed,
-      issues.filter { $0.message.hasPrefix("explore") }, containing: "Nothing ran")
-    expectCarried(
-      results.1.problem, description: results.1.description, passed: results.1.passed,
-      issues.filter { $0.message.hasPrefix("checkLinearizability") },
-      containing: "give at least one operation")
+    expectBothCarried(results, issues, containing: ("Nothing ran", "give at least one operation"))
   }
 
   @Test func aReplayThatLeavesItsScheduleAndAStalePinnedTokenFail() async {
