@@ -12,6 +12,10 @@
 // run), each switch notes the running task: a task queued on a busy actor runs later, inside the
 // actor's processing job, and a timeline tells that job by the tasks it ran.
 //
+// While a thread drains a run (`lockstep_actor_claims_enter`), each switch to a default actor is
+// told to the run's observer, once per actor among the last few: runs proceed side by side, and an
+// actor two of them use is theirs one after the other (ActorClaims.swift).
+//
 // Compiled code calls `swift_task_switch` from the module that awaits, so a definition of it in
 // the test executable is what it calls (as for `swift_task_create`, see TaskCreation.c); it
 // passes every switch on to the runtime's definition with a tail call. Weak: where the runtime is
@@ -38,6 +42,15 @@ static __thread const lockstep_task_switch_trap *current_trap;
 /// Where the calling thread records executor switches; `NULL` when it does not.
 static __thread lockstep_task_switch_record *current_record;
 
+/// The run that claims the default actors the calling thread's jobs switch to (`NULL`: none),
+/// the observer told of each, and the last actors told, so that a task that goes back and forth
+/// between its actor and the generic executor costs a comparison per switch.
+static __thread void *claim_context;
+enum { claim_cache_size = 4 };
+static __thread const void *claimed_recently[claim_cache_size];
+static __thread unsigned claimed_next;
+static lockstep_actor_hop_observer hop_observer;
+
 typedef __attribute__((swiftcall)) const void *(*get_current_task_function)(void);
 static get_current_task_function get_current_task;
 
@@ -58,6 +71,19 @@ static void record_switch(lockstep_task_switch_record *record) {
   record->count = index + 1;
 }
 
+/// Tells the observer that the calling thread's run switches to the default actor `identity`,
+/// unless it told it recently.
+static void claim(void *claimer, const void *identity) {
+  for (unsigned index = 0; index < claim_cache_size; index++) {
+    if (claimed_recently[index] == identity) return;
+  }
+  lockstep_actor_hop_observer observer = __atomic_load_n(&hop_observer, __ATOMIC_ACQUIRE);
+  if (observer == NULL) return;
+  observer(claimer, identity);
+  claimed_recently[claimed_next % claim_cache_size] = identity;
+  claimed_next += 1;
+}
+
 __attribute__((weak, swiftasynccall)) void swift_task_switch(
   __attribute__((swift_async_context)) void *context, void *resume, void *identity,
   uintptr_t implementation) {
@@ -70,6 +96,9 @@ __attribute__((weak, swiftasynccall)) void swift_task_switch(
   }
   lockstep_task_switch_record *record = current_record;
   if (__builtin_expect(record != NULL, 0)) record_switch(record);
+  void *claimer = claim_context;
+  // A default actor's executor has no implementation; the generic executor has no identity.
+  if (claimer != NULL && identity != NULL && implementation == 0) claim(claimer, identity);
   const lockstep_task_switch_trap *trap = current_trap;
   if (__builtin_expect(trap != NULL, 0) && trap->should_trap(trap->context)) {
     __attribute__((musttail)) return next(context, resume, trap->identity, trap->implementation);
@@ -87,6 +116,17 @@ const lockstep_task_switch_trap *lockstep_task_switch_set_trap(const lockstep_ta
 
 void lockstep_task_switch_set_record(lockstep_task_switch_record *record) { current_record = record; }
 
+void *lockstep_actor_claims_enter(void *context) {
+  void *previous = claim_context;
+  claim_context = context;
+  for (unsigned index = 0; index < claim_cache_size; index++) claimed_recently[index] = NULL;
+  return previous;
+}
+
+void lockstep_actor_claims_set_observer(lockstep_actor_hop_observer observer) {
+  __atomic_store_n(&hop_observer, observer, __ATOMIC_RELEASE);
+}
+
 #else
 
 bool lockstep_task_switch_interposable(void) { return false; }
@@ -97,5 +137,12 @@ const lockstep_task_switch_trap *lockstep_task_switch_set_trap(const lockstep_ta
 }
 
 void lockstep_task_switch_set_record(lockstep_task_switch_record *record) { (void)record; }
+
+void *lockstep_actor_claims_enter(void *context) {
+  (void)context;
+  return 0;
+}
+
+void lockstep_actor_claims_set_observer(lockstep_actor_hop_observer observer) { (void)observer; }
 
 #endif

@@ -177,6 +177,16 @@ typedef struct lockstep_task_switch_record {
 /// Records the calling thread's executor switches in `record` (`NULL`: stops recording).
 void lockstep_task_switch_set_record(lockstep_task_switch_record *record);
 
+/// Told, on the switching thread, that the run `context` switches to the default actor `actor`.
+typedef void (*lockstep_actor_hop_observer)(void *context, const void *actor);
+
+/// Makes the calling thread's switches to default actors go to the observer with `context` (the
+/// run it drains; `NULL`: none); returns the context it had.
+void *lockstep_actor_claims_enter(void *context);
+
+/// Sets the observer of switches to default actors (`TaskSwitch.c`).
+void lockstep_actor_claims_set_observer(lockstep_actor_hop_observer observer);
+
 /// Receives a block a run's job handed to the main queue (`DispatchQueue.main.async`, or
 /// `asyncAfter` with `delayed` and the `delay` in nanoseconds on the clock it named, read on the
 /// calling thread). The observer owns the block, a copy: `lockstep_main_queue_run_block` runs and

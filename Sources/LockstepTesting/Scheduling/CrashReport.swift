@@ -121,7 +121,16 @@ enum CrashReport {
     /// A run reported a deadlock and unwinds its body: if the code under test crashes the process
     /// meanwhile, or sends it a signal that ends it (`kill`), the report is written first, so
     /// that the crash cannot swallow it.
-    static func holdRunReport(_ report: String) {
+    static func holdRunReport(_ report: String, for run: AnyObject) {
+      // Runs proceed side by side: the first to hold a report keeps the memory until it lets go.
+      let owner = ObjectIdentifier(run)
+      guard
+        runReportOwner.withLock({ held in
+          if held != nil && held != owner { return false }
+          held = owner
+          return true
+        })
+      else { return }
       _ = installed
       _ = fatalSignalsWatched
       let memory = CrashReport.memory
@@ -140,9 +149,16 @@ enum CrashReport {
     }()
 
     /// The run's report reached its caller: a crash from now on is none of its business.
-    static func releaseRunReport() {
-      memory.state[runReportLength] = 0
+    static func releaseRunReport(for run: AnyObject) {
+      runReportOwner.withLock { held in
+        guard held == ObjectIdentifier(run) else { return }
+        memory.state[runReportLength] = 0
+        held = nil
+      }
     }
+
+    /// The run whose report the memory holds.
+    private static let runReportOwner = Locked<ObjectIdentifier?>(nil)
 
     /// The exploration is over: a crash from now on is none of its business.
     static func endExploration() {
@@ -347,7 +363,7 @@ enum CrashReport {
     static func endExploration() {}
     static func record(choice: Int, readyCount: Int, task: Int) {}
     static func record(step number: Int) {}
-    static func holdRunReport(_ report: String) {}
-    static func releaseRunReport() {}
+    static func holdRunReport(_ report: String, for run: AnyObject) {}
+    static func releaseRunReport(for run: AnyObject) {}
   #endif
 }

@@ -1,5 +1,5 @@
-/// A test was cancelled — by its time limit, most often — while its deterministic run waited for
-/// the process's run lock, held by another test's run.
+/// A test was cancelled — by its time limit, most often — while its exploration waited for the
+/// process's exploration lock, held by another test's exploration.
 public struct RunLockWaitCancelled: Error, CustomStringConvertible {
   let site: CallSite
   let wait: RunLockWait
@@ -9,12 +9,13 @@ public struct RunLockWaitCancelled: Error, CustomStringConvertible {
   public var description: String {
     let held =
       holder.map {
-        " The run holding it was started at \($0.site), "
+        " The exploration holding it was started at \($0.site), "
           + "\(RunLockWait.text($0.since.duration(to: RealTime.now))) earlier."
       } ?? ""
-    return "The test was cancelled while its deterministic run, started at \(site), waited "
-      + "\(RunLockWait.text(wait.waited)) for the process's run lock, behind "
-      + "\(wait.runsAhead) run(s) of other tests: runs never overlap in a process.\(held) "
+    return "The test was cancelled while its exploration, started at \(site), waited "
+      + "\(RunLockWait.text(wait.waited)) for the process's exploration lock, behind "
+      + "\(wait.runsAhead) exploration(s) of other tests: explorations take turns in a process "
+      + "(other deterministic runs go on beside them).\(held) "
       + RunLockWait.advice
   }
 }

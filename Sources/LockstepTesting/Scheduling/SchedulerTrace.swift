@@ -77,6 +77,9 @@ public struct SchedulerTrace: Sendable, Equatable, CustomStringConvertible {
   public internal(set) var readsVirtualNow = false
   /// How many actor jobs a quarantined run holds: those actors stay busy for good.
   var actorJobsLeftBusy = 0
+  /// The waits of the run's jobs for actors that other runs in progress used (``ActorClaims``), by
+  /// the index of the step that waited. Not compared: how long a run waits is real time.
+  var waitsForOtherRuns: [(step: Int, wait: OtherRunWait)] = []
 
   /// What Lockstep learned during the run about what each task did: waits at its primitives,
   /// sleeps, notes, injected cancellations, finished tasks. Read it through ``timeline``.

@@ -99,6 +99,12 @@ public struct Timeline: Sendable, Equatable, CustomStringConvertible {
 
   /// Every step, in the order the scheduler ran them.
   public let entries: [Entry]
+  /// What the run's jobs waited for other runs in progress (an actor both used), one line each.
+  /// Not compared: how long a run waits is real time.
+  let waitsForOtherRuns: [String]
+
+  /// Two timelines are equal when their steps are.
+  public static func == (lhs: Timeline, rhs: Timeline) -> Bool { lhs.entries == rhs.entries }
 
   init(_ trace: SchedulerTrace) {
     var eventsByStep: [Int: [SchedulerTrace.Event]] = [:]
@@ -206,6 +212,7 @@ public struct Timeline: Sendable, Equatable, CustomStringConvertible {
       }
     }
     self.entries = entries
+    waitsForOtherRuns = trace.waitsForOtherRuns.map { "step \($0.step + 1): \($0.wait.text)" }
   }
 
   /// How a line ends where no text tells where its task waits: finished, or why it is not known;
@@ -319,6 +326,10 @@ public struct Timeline: Sendable, Equatable, CustomStringConvertible {
       text += legend.keys.sorted().compactMap { legend[$0] }.flatMap { name in
         Self.wrapped("  " + name, width: lineWidth, indent: 4)
       }
+    }
+    if !waitsForOtherRuns.isEmpty {
+      text.append("Other runs in progress:")
+      text += waitsForOtherRuns.flatMap { Self.wrapped("  " + $0, width: lineWidth, indent: 4) }
     }
     if let reason = SuspendedTaskStacks.unavailability, entries.contains(where: { $0.task != 0 }) {
       text += Self.wrapped("Where each task was left is not shown: \(reason).", width: lineWidth, indent: 2)

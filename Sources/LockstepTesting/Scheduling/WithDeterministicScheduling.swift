@@ -87,7 +87,7 @@ nonisolated(nonsending) private func runDeterministically(
   _ body: () async throws -> Void
 ) async throws -> SchedulerTrace {
   try await RunLifecycle.lending(body) { body in
-    try await RunLifecycle.exclusively(at: site) {
+    try await RunLifecycle.starting(at: site) {
       if seed != nil { HashingDeterminism.warnOnceIfNotDeterministic(at: site) }
       let run = DeterministicRun(
         order: seed.map { .seeded($0) } ?? .fifo, timeout: timeout, gracePeriod: gracePeriod,
@@ -139,7 +139,7 @@ private func runDeterministicallyBlocking(
   _ body: () async throws -> Void
 ) throws -> SchedulerTrace {
   try RunLifecycle.lendingBlocking(body) { body in
-    try RunLifecycle.exclusivelyBlocking(at: site) {
+    try RunLifecycle.startingBlocking(at: site) {
       if seed != nil { HashingDeterminism.warnOnceIfNotDeterministic(at: site) }
       let run = DeterministicRun(
         order: seed.map { .seeded($0) } ?? .fifo, timeout: timeout, gracePeriod: gracePeriod,

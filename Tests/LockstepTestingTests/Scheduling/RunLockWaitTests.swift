@@ -3,24 +3,30 @@ import Testing
 
 @testable import LockstepTesting
 
-/// Runs never overlap in a process: a run that waits long for another test's run says so, and a
-/// test cancelled while its run waits fails saying what it waited for.
+/// Explorations take turns in a process: one that waits long for another test's exploration says
+/// so, and a test cancelled while its exploration waits fails saying what it waited for.
 @Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct RunLockWaitTests {
-  @Test func aTestCancelledWhileItsRunWaitsForTheRunLockSaysSo() async throws {
+  @Test func aTestCancelledWhileItsExplorationWaitsForTheLockSaysSo() async throws {
     let holder = CallSite(
       fileID: "Other/Exploration.swift", filePath: "Other/Exploration.swift", line: 7, column: 1)
     _ = try await RunSerializer.shared.acquire(for: holder)
-    let waiting = Task { try await withDeterministicScheduling {} }
-    try await waitUntil("the run is queued for the run lock") { RunSerializer.shared.waitingRuns >= 1 }
+    let waiting = Task {
+      await collectingIssues { await explore(.random(schedules: 2, seed: 1)) { await Task.yield() } }
+    }
+    try await waitUntil("the exploration is queued for the lock") { RunSerializer.shared.waitingRuns >= 1 }
+    // A plain run goes on meanwhile: only explorations take turns.
+    try await withDeterministicScheduling { await Task.yield() }
     waiting.cancel()
-    let error = await #expect(throws: RunLockWaitCancelled.self) { try await waiting.value }
+    let (result, issues) = await waiting.value
     RunSerializer.shared.release()
-    let text = error.map { "\($0)" } ?? ""
-    #expect(text.contains("waited"))
-    #expect(text.contains("for the process's run lock, behind"))
-    #expect(text.contains("started at Other/Exploration.swift:7"))
-    #expect(text.contains(".serialized"))
+    #expect(result.schedulesRun == 0)
+    let text = result.problem ?? ""
+    #expect(text.contains("waited"), "\(text)")
+    #expect(text.contains("for the process's exploration lock, behind"), "\(text)")
+    #expect(text.contains("started at Other/Exploration.swift:7"), "\(text)")
+    #expect(text.contains("lockstep-explore"), "\(text)")
+    #expect(issues.contains { $0.message.contains("exploration lock") }, "\(issues)")
   }
 
   @Test func aRunThatWaitedLongSaysHowLongAndBehindHowMany() {
@@ -28,8 +34,8 @@ struct RunLockWaitTests {
     let long = RunLockWait(waited: .milliseconds(12_345), runsAhead: 4)
     #expect(
       long.warning(at: site)?.hasPrefix(
-        "The deterministic run started at Tests/A.swift:3:5 waited 12.345 s for the process's run "
-          + "lock, behind 4 run(s) of other tests") == true)
+        "The exploration started at Tests/A.swift:3:5 waited 12.345 s for the process's "
+          + "exploration lock, behind 4 exploration(s) of other tests") == true)
     #expect(RunLockWait(waited: .seconds(9), runsAhead: 1).warning(at: site) == nil)
   }
 }

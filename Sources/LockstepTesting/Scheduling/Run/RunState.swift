@@ -543,6 +543,29 @@ struct RunState<Job: SchedulableJob>: JobRouter.RunView {
   }
 
   /// A note from the code under test or a Lockstep primitive, about what the running task did.
+  /// Whether the run's jobs switched to a default actor (``ActorClaims``).
+  private var claimsActors = false
+
+  /// A job of the run switches to a default actor: returns whether the run, still running, claims
+  /// it.
+  mutating func claimingActors() -> Bool {
+    guard phase == .running else { return false }
+    claimsActors = true
+    return true
+  }
+
+  /// The run ends: returns whether it has claims to let go of.
+  mutating func endClaimingActors() -> Bool {
+    defer { claimsActors = false }
+    return claimsActors
+  }
+
+  /// A job of the running step waited for another run's actor (``ActorClaims``), or went on beside
+  /// it.
+  mutating func noteWaitForOtherRun(_ wait: OtherRunWait) {
+    trace.waitsForOtherRuns.append((step: max(trace.steps.count - 1, 0), wait: wait))
+  }
+
   mutating func note(_ text: String, byTask id: UInt64?) {
     guard let task = eventTask(id) else { return }
     trace.events.append(

@@ -3,8 +3,13 @@ import Testing
 
 @testable import LockstepTesting
 
-/// What the exploration's body throws once the other test's run has finished.
+/// What the exploration's body throws once the other test's exploration has finished.
 private struct TheOtherRunWentFirst: Error {}
+
+/// The other test's exploration did not pass.
+private struct ExplorationFailed: Error {
+  let description: String
+}
 
 /// Whether the exploration has started or is over, and the test waiting for either.
 private struct Start {
@@ -18,12 +23,12 @@ private struct Start {
   }
 }
 
-/// A long exploration, and the run of another test queued behind it once it has started: far more
+/// A long exploration, and the exploration of another test queued behind it once it has started: far more
 /// schedules than the test waits for, so that unless the other run gets in between two of them,
 /// the exploration ends only after all of them, and its body never throws.
 ///
 /// The wait for the exploration's start also ends when the exploration ends without starting: its
-/// test cancelled while it waited for the run lock (a time limit passed behind a long queue of
+/// test cancelled while it waited for the exploration lock (a time limit passed behind a long queue of
 /// other tests' runs) makes `explore` return without running its body, and a wait that only the
 /// body ends would never end — the process would wait for this test for good
 /// (``ExplorationLockSharingTests/cancelledBeforeItsExplorationStartsTheTestStillEnds()``). And
@@ -55,19 +60,24 @@ private func exploreWithAnotherRunQueuedBehind(line: UInt = #line) async -> (
     if settled { continuation.resume() }
   }
   var otherRunError: (any Error)?
-  do {
-    // Another test's run, queued behind the exploration that holds the lock.
-    try await withDeterministicScheduling {}
-  } catch {
-    otherRunError = error
+  // Another test's exploration, queued behind the one that holds the lock.
+  let (other, _) = await collectingIssues {
+    await explore(.random(schedules: 1, seed: 1)) {
+      await withTaskGroup(of: Void.self) { group in
+        group.addTask { await Task.yield() }  // allowed: choice points for the exploration
+        group.addTask {}
+      }
+    }
   }
+  if !other.passed { otherRunError = ExplorationFailed(description: "\(other)") }
   otherRunDone.withLock { $0 = true }
   let (result, issues) = await exploration
   return (result, issues, otherRunError)
 }
 
-/// A long exploration shares the process's run lock with the runs of other tests: between its
-/// schedules, once it has held the lock for a time slice, it lets the runs waiting for it go first.
+/// A long exploration shares the process's exploration lock with the explorations of other tests:
+/// between its schedules, once it has held the lock for a time slice, it lets the explorations
+/// waiting for it go first.
 @Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct ExplorationLockSharingTests {
   @Test func theRunOfAnotherTestGoesFirstInsteadOfWaitingForTheWholeExploration() async throws {
@@ -78,7 +88,7 @@ struct ExplorationLockSharingTests {
     expectOneIssue(issues, containing: "TheOtherRunWentFirst")
   }
 
-  /// The scenario above, cancelled while its exploration waits for the run lock, which this test
+  /// The scenario above, cancelled while its exploration waits for the exploration lock, which this test
   /// holds: the exploration never starts, and the scenario still ends. Before the scenario's wait
   /// also ended with the exploration, it stayed suspended for good here — and the suite under the
   /// thread sanitizer never finished: the test above, cancelled by its time limit while its
@@ -95,7 +105,7 @@ struct ExplorationLockSharingTests {
       defer { ended.withLock { $0 = true } }
       return await exploreWithAnotherRunQueuedBehind(line: line)
     }
-    try await waitUntil("the exploration is queued for the run lock") {
+    try await waitUntil("the exploration is queued for the exploration lock") {
       RunSerializer.shared.waitingSites.contains {
         $0.line == line && "\($0.fileID)".hasSuffix("ExplorationLockSharingTests.swift")
       }
@@ -108,6 +118,6 @@ struct ExplorationLockSharingTests {
     // Its exploration waited for the lock until it was cancelled, and ran nothing.
     let (result, issues, _) = await scenario.value
     #expect(result.schedulesRun == 0, "\(result)")
-    expectOneIssue(issues, containing: "was cancelled while its deterministic run")
+    expectOneIssue(issues, containing: "was cancelled while its exploration")
   }
 }

@@ -1,7 +1,8 @@
 import Foundation
 import LockstepTestSupport
-import LockstepTesting
 import Testing
+
+@testable import LockstepTesting
 
 /// A run whose body blocks its thread in a call that does not return until the test lets it go,
 /// and that a run cannot park (a condition variable's wait; a semaphore's is parked, see
@@ -41,29 +42,40 @@ private final class ReleaseLatch: @unchecked Sendable {
 
 @Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct RunWatchdogTests {
-  /// A run blocked on its caller's thread, and one blocked on Lockstep's drain thread (a grace
-  /// period moves a run there): each is failed once its bound has passed, and the run of another
-  /// test queued behind it goes on — on a fresh drain thread where the old one is blocked.
+  /// A run blocked on its caller's thread, and one blocked on a drain thread of its own (a grace
+  /// period moves a run there): each is failed once its bound has passed, while the run of another
+  /// test goes on beside it.
   @Test(arguments: [Duration.zero, .milliseconds(1)])
-  func aRunWhoseThreadBlocksFailsAndTheNextRunGoesOn(gracePeriod: Duration) async throws {
+  func aRunWhoseThreadBlocksFailsAndAnotherRunGoesOnBesideIt(gracePeriod: Duration) async throws {
     let release = ReleaseLatch()
     let started = Gate()
-    let ((blockedError, laterRunError), issues) = await collectingIssues {
+    let collector = IssueCollector()
+    let (blockedError, laterRunError) = try await IssueRouting.$collector.withValue(collector) {
       async let blocked = blockingRun(release, started: started, gracePeriod: gracePeriod)
       try? await started.wait()
-      // Another test's run, queued behind the blocked one: it gets the run lock only if the
-      // watchdog hands it on; with a grace period it needs the drain thread too.
+      // Another test's run while the first is blocked: runs proceed side by side.
       var laterRunError: (any Error)?
       do {
         try await withDeterministicScheduling(gracePeriod: gracePeriod) {}
       } catch {
         laterRunError = error
       }
-      // Lets the blocked thread go, so that no thread of the test process stays blocked (and a
-      // broken watchdog ends this test with a failure, not a hang).
+      // The watchdog fails the blocked run at its bound (a failure bound, not a delay)…
+      var givenUp: Result<Void, any Error> = .success(())
+      do {
+        try await waitUntil("the watchdog has given the blocked run up") {
+          collector.issues.withLock { $0.contains { $0.message.contains("never returned from its job") } }
+        }
+      } catch {
+        givenUp = .failure(error)
+      }
+      // … then the test lets the blocked thread go, so that no thread of the test process stays
+      // blocked (and a broken watchdog ends this test with a failure, not a hang).
       release.open()
+      try givenUp.get()
       return (await blocked, laterRunError)
     }
+    let issues = collector.issues.value
     #expect(laterRunError == nil, "\(String(describing: laterRunError))")
     let error = try #require(blockedError as? WaitTimeoutError)
     #expect("\(error)".contains("never returned from its job"), "\(error)")

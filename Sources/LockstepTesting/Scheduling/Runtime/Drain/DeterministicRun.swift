@@ -19,8 +19,8 @@ final class DeterministicRun: @unchecked Sendable {
   /// What the run's jobs read as now; `nil` when they read the real clocks (``VirtualNow``).
   let clocks: RunClocks?
   private let wakeup = DispatchSemaphore(value: 0)
-  /// The entry point's holding of the run lock, which the watchdog releases if the run's thread
-  /// blocks for good (``RunWatchdog``).
+  /// An exploration's holding of the exploration lock, which the watchdog releases if the run's
+  /// thread blocks for good (``RunWatchdog``); `nil` for other runs.
   let lockHolding: RunLockHolding?
   /// Where the watchdog reports a run whose thread blocked: the test that started the run.
   let issueContext: IssueContext
@@ -109,9 +109,7 @@ final class DeterministicRun: @unchecked Sendable {
     timeout: Duration, gracePeriod: Duration = .zero, site: CallSite,
     virtualNow: Bool = VirtualNow.isInEffect
   ) {
-    let holding = RunLockHolding.current
-    assert(holding != nil, "a deterministic run built without the process's run lock")
-    lockHolding = holding
+    lockHolding = RunLockHolding.current
     issueContext = IssueContext.current()
     self.site = site
     self.timeout = timeout
@@ -239,6 +237,11 @@ final class DeterministicRun: @unchecked Sendable {
     state.withLock { $0.noteFinished(byTask: id) }
   }
 
+  /// A job of the run waited for an actor another run used (``ActorClaims``). Drain thread only.
+  func noteWaitForOtherRun(_ wait: OtherRunWait) {
+    state.withLock { $0.noteWaitForOtherRun(wait) }
+  }
+
   /// The running task waits at a Lockstep primitive; returns whether to cancel it now.
   /// Drain thread only.
   func noteWait(for what: Waiting) -> Bool {
@@ -361,6 +364,7 @@ final class DeterministicRun: @unchecked Sendable {
         }
     guard let abandoned else { return nil }
     ActiveRuns.quarantine(self, taskIDs: abandoned.ids)
+    ActorClaims.release(self)
     releaseParkedThreads(abandoned.parked)
     let outcome = DrainOutcome.blocked(
       abandoned.trace,
@@ -386,7 +390,9 @@ final class DeterministicRun: @unchecked Sendable {
   private func asDrainThread<T>(_ body: () -> T) -> T {
     drainerTaskID = RuntimeHooks.currentTaskID()
     return DrainingRun.with(self) {
-      TaskCreationHook.observing(self) { MainQueueHandOff.observing(self, body) }
+      ActorClaims.claiming(for: self) {
+        TaskCreationHook.observing(self) { MainQueueHandOff.observing(self, body) }
+      }
     }
   }
 
@@ -549,7 +555,7 @@ final class DeterministicRun: @unchecked Sendable {
           progress.report = report
           // Kept for the crash handler until the caller has the report: unwinding runs the code
           // under test, which may trap.
-          CrashReport.holdRunReport(report.description)
+          CrashReport.holdRunReport(report.description, for: self)
           state.withLock { $0.markDeadlockReported() }
           cancelBody?()
           continue
@@ -586,7 +592,8 @@ final class DeterministicRun: @unchecked Sendable {
     }
     ActiveRuns.quarantine(self, taskIDs: taskIDs)
     let leftBusy = releaseActors()
-    if progress.report != nil { CrashReport.releaseRunReport() }
+    ActorClaims.release(self)
+    if progress.report != nil { CrashReport.releaseRunReport(for: self) }
     var trace = state.withLock { $0.trace }
     trace.actorJobsLeftBusy = leftBusy
     let ended = outcome(trace)
@@ -624,7 +631,8 @@ final class DeterministicRun: @unchecked Sendable {
   /// Ends a run whose body finished (or that reported a deadlock its cancellation unwound).
   private func finish() -> DrainOutcome {
     ActiveRuns.remove(self)
-    if progress.report != nil { CrashReport.releaseRunReport() }
+    ActorClaims.release(self)
+    if progress.report != nil { CrashReport.releaseRunReport(for: self) }
     let (leftovers, timers, tasks) = state.withLock { state in
       let (jobs, timers) = state.finish()
       return (jobs, timers, state.takeTaskObjects())

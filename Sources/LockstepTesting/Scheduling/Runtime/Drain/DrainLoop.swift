@@ -27,9 +27,12 @@ extension DeterministicRun {
     await drain(from: place)
   }
 
-  /// One stretch on the caller's thread, in the caller's (nonisolated) context.
+  /// One stretch on the caller's thread, in the caller's (nonisolated) context, in a place
+  /// ``InlineDrains`` gave it.
   nonisolated(nonsending) private func drainOnCallersThread() async -> DrainOutcome {
-    switch drain(until: RealTime.now + Self.inlineBudget, holding: nil) {
+    let stretch = drain(until: RealTime.now + Self.inlineBudget, holding: nil)
+    InlineDrains.giveBack()
+    switch stretch {
     case .ended(let outcome): return outcome
     case .retired: preconditionFailure("only a helper's turn ends before its run")
     case .paused(let pause):

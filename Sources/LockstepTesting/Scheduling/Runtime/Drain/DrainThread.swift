@@ -1,102 +1,106 @@
 import Foundation
 
-/// Lockstep's own thread, which drains the deterministic runs that cannot be drained on the
-/// caller's thread (see ``DrainingRun`` for which run a thread drains). One thread serves every
-/// run of the process (runs never overlap: the run lock, ``RunSerializer``, checked when a run
-/// is built), so starting a run costs a wake-up, not a thread. When a run's job blocks it for
-/// good, the ``RunWatchdog`` gives the thread up and a fresh one serves the runs after it
-/// (``replace(ifDraining:)``).
+/// Lockstep's own threads, which drain the deterministic runs that cannot be drained on the
+/// caller's thread (see ``DrainingRun`` for which run a thread drains). Runs proceed side by side,
+/// so each run being drained has a thread of its own; a thread that finishes a run waits for the
+/// next one, so starting a run costs a wake-up, not a thread. When a run's job blocks its thread
+/// for good, the ``RunWatchdog`` gives that thread up (``replace(ifDraining:outcome:)``): it never
+/// serves another run.
 ///
-/// A long-lived thread also keeps the C allocator's memory warm: glibc gives a new thread's heap
+/// Long-lived threads also keep the C allocator's memory warm: glibc gives a new thread's heap
 /// back to the kernel, so a thread per run page-faults on every allocation of the next run.
 final class DrainThread: @unchecked Sendable {
   static let shared = DrainThread()
 
+  /// The most idle threads kept for later runs; a thread finishing a run beyond them ends.
+  static let idleLimit = 8
+
+  /// One serving thread: a run to drain, and who waits for its outcome.
+  private final class Worker: @unchecked Sendable {
+    let wake = DispatchSemaphore(value: 0)
+    /// Set by the pool under its lock before `wake` is signalled; read by the worker after.
+    var assignment: (run: DeterministicRun, delivery: Delivery)?
+  }
+
   private struct State {
-    var pending: [(run: DeterministicRun, done: @Sendable (DrainOutcome) -> Void)] = []
-    /// The run the serving thread drains now, and who waits for its outcome.
-    var draining: DeterministicRun?
-    var delivery: Delivery?
-    /// The serving thread's number: a thread whose number is not this one was given up.
-    var generation = 0
-    var started = false
+    var idle: [Worker] = []
+    /// The run each busy thread drains.
+    var draining: [ObjectIdentifier: (worker: Worker, delivery: Delivery)] = [:]
+    /// Threads given up: they never take another run.
+    var givenUp: Set<ObjectIdentifier> = []
+
+    /// Where a worker goes after its run: back to the idle threads, or its end.
+    mutating func finished(_ worker: Worker, run: DeterministicRun) -> Bool {
+      if draining[ObjectIdentifier(run)]?.worker === worker { draining[ObjectIdentifier(run)] = nil }
+      if givenUp.remove(ObjectIdentifier(worker)) != nil { return false }
+      guard idle.count < DrainThread.idleLimit else { return false }
+      idle.append(worker)
+      return true
+    }
   }
   private let state = Locked(State())
-  private let available = DispatchSemaphore(value: 0)
-  /// The serving thread, for ``isCurrentThread``.
-  private static let threadFlag = ThreadFlag()
+  /// The name of these threads.
+  static let threadName = "Lockstep deterministic runs"
 
-  /// Whether the calling thread is this thread.
-  static var isCurrentThread: Bool { threadFlag.isSet }
+  /// Whether the calling thread is one of these threads.
+  static var isCurrentThread: Bool { Thread.current.threadDictionary[threadKey] != nil }
+  private static let threadKey = "LockstepDrainThread"
 
-  /// Drains `run` on this thread and returns its outcome.
+  /// Drains `run` on a thread of its own and returns its outcome.
   func drain(_ run: DeterministicRun) async -> DrainOutcome {
     await withCheckedContinuation { continuation in
       submit(run) { continuation.resume(returning: $0) }
     }
   }
 
-  /// Drains `run` on this thread, then calls `done` there.
+  /// Drains `run` on a thread of its own, then calls `done` there.
   func submit(_ run: DeterministicRun, done: @escaping @Sendable (DrainOutcome) -> Void) {
-    let start = state.withLock { state -> Int? in
-      state.pending.append((run, done))
-      guard !state.started else { return nil }
-      state.started = true
-      return state.generation
+    let delivery = Delivery(done)
+    let (worker, isNew) = state.withLock { state -> (Worker, Bool) in
+      let worker = state.idle.popLast()
+      let chosen = worker ?? Worker()
+      chosen.assignment = (run, delivery)
+      state.draining[ObjectIdentifier(run)] = (chosen, delivery)
+      return (chosen, worker == nil)
     }
-    if let start { startThread(generation: start) }
-    available.signal()
+    if isNew { start(worker) }
+    worker.wake.signal()
   }
 
-  /// Gives up the serving thread if it drains `run` (its job blocks it for good) and starts a
-  /// fresh one for the runs after it; returns whether it did. The run's caller gets `outcome` now,
-  /// if there is one; otherwise the old thread, if its job ever returns, finishes that run and
-  /// hands its caller the outcome. Then it stops.
+  /// Gives up the thread that drains `run` (its job blocks it for good); returns whether one did.
+  /// The run's caller gets `outcome` now, if there is one; otherwise the thread, if its job ever
+  /// returns, finishes that run and hands its caller the outcome. Then it ends.
   @discardableResult
   func replace(ifDraining run: DeterministicRun, outcome: DrainOutcome? = nil) -> Bool {
-    let replaced = state.withLock { state -> (generation: Int, delivery: Delivery?)? in
-      guard state.draining === run else { return nil }
-      state.draining = nil
-      state.generation += 1
-      return (state.generation, state.delivery)
+    let delivery = state.withLock { state -> Delivery? in
+      guard let (worker, delivery) = state.draining.removeValue(forKey: ObjectIdentifier(run)) else {
+        return nil
+      }
+      state.givenUp.insert(ObjectIdentifier(worker))
+      return delivery
     }
-    guard let (next, delivery) = replaced else { return false }
-    if let outcome { delivery?.deliver(outcome) }
-    startThread(generation: next)
-    // The old thread may have consumed no signal yet for what is pending: wake the new one.
-    available.signal()
+    guard let delivery else { return false }
+    if let outcome { delivery.deliver(outcome) }
     return true
   }
 
-  private func startThread(generation: Int) {
+  private func start(_ worker: Worker) {
     let thread = Thread { [self] in
-      Self.threadFlag.set()
+      Thread.current.threadDictionary[Self.threadKey] = true
       while true {
-        available.wait()
-        let next = state.withLock {
-          state -> (run: DeterministicRun, delivery: Delivery)?? in
-          guard state.generation == generation else { return .some(nil) }
-          guard !state.pending.isEmpty else { return nil }
-          let next = state.pending.removeFirst()
-          state.draining = next.run
-          state.delivery = Delivery(next.done)
-          return (next.run, state.delivery!)
+        worker.wake.wait()
+        let assignment = state.withLock { _ in
+          defer { worker.assignment = nil }
+          return worker.assignment
         }
-        guard let next else { continue }  // a spare signal
-        guard let (run, delivery) = next else {
-          available.signal()  // not this thread's any more: the signal is the new one's
-          return
-        }
+        guard let (run, delivery) = assignment else { continue }  // a spare signal
         let outcome = run.drainBlocking(from: .thread)
-        let current = state.withLock { state in
-          if state.generation == generation { state.draining = nil }
-          return state.generation == generation
-        }
+        let stays = state.withLock { $0.finished(worker, run: run) }
         delivery.deliver(outcome)
-        if !current { return }
+        if !stays { return }
       }
     }
-    thread.name = "Lockstep deterministic runs"
+    thread.name = Self.threadName
     thread.stackSize = 8 << 20
     thread.start()
   }
@@ -116,11 +120,4 @@ private final class Delivery: Sendable {
     }
     done?(outcome)
   }
-}
-
-/// A flag of one thread: set on it, read on any.
-private final class ThreadFlag: Sendable {
-  private let owner = Locked<Thread?>(nil)
-  func set() { owner.withLock { $0 = Thread.current } }
-  var isSet: Bool { owner.withLock { $0 } === Thread.current }
 }

@@ -5,7 +5,8 @@ import Dispatch
 ///
 /// 1. check that a run can start here (the executors can be installed; not inside another run,
 ///    which is a misuse: ``NestedDeterministicRun``);
-/// 2. take the process's run lock, so that runs never overlap (``RunSerializer``);
+/// 2. an exploration takes the process's exploration lock (``RunSerializer``); other runs proceed
+///    side by side, each on its own thread;
 /// 3. for each run: start the body as the run's first task, drain the run, and read what came of
 ///    it (``RunCompletion``).
 ///
@@ -35,25 +36,40 @@ enum RunLifecycle {
     try withoutActuallyEscaping(body) { body in try operation(LentBody(body)) }
   }
 
-  /// Checks that runs can start here, then runs `operation` holding the process's run lock. A
-  /// run started at `site` that waited long for it, and whose test was cancelled meanwhile (its
-  /// time limit, most often), says how long it waited.
+  /// Checks that a run can start here, then runs `operation`, which performs it. Runs of different
+  /// tests proceed side by side; an actor that two of them use is theirs one after the other
+  /// (``ActorClaims``).
+  nonisolated(nonsending) static func starting<T>(
+    at site: CallSite, _ operation: nonisolated(nonsending) () async throws -> T
+  ) async throws -> T {
+    try checkCanStart()
+    if !VirtualNow.isInEffect && needsWarmUp() { _ = await warmUpRun().perform(LentBody(warmUp)) }
+    await yieldNowAndThen()
+    return try await operation()
+  }
+
+  /// Checks that runs can start here, then runs `operation` holding the process's exploration
+  /// lock: explorations take turns (the crash report keeps one exploration's schedule), while the
+  /// runs of other tests proceed beside them. An exploration started at `site` that waited long
+  /// for the lock, and whose test was cancelled meanwhile (its time limit, most often), says how
+  /// long it waited.
   nonisolated(nonsending) static func exclusively<T>(
     at site: CallSite, _ operation: nonisolated(nonsending) () async throws -> T
   ) async throws -> T {
     try checkCanStart()
     let wait = try await RunSerializer.shared.acquire(for: site)
     let holding = RunLockHolding()
-    holding.becomeCurrent()
     defer {
       holding.release()
       if Task.isCancelled, let warning = wait.warning(at: site) {
         reportWarning(warning, at: site, aboutTheProcess: true)
       }
     }
-    if !VirtualNow.isInEffect && needsWarmUp() { _ = await warmUpRun().perform(LentBody(warmUp)) }
-    await yieldNowAndThen()
-    return try await operation()
+    return try await RunLockHolding.$current.withValue(holding) {
+      if !VirtualNow.isInEffect && needsWarmUp() { _ = await warmUpRun().perform(LentBody(warmUp)) }
+      await yieldNowAndThen()
+      return try await operation()
+    }
   }
 
   /// How long a long exploration holds the run lock while the runs of other tests wait for it,
@@ -71,9 +87,7 @@ enum RunLifecycle {
   ) async -> Bool {
     guard RunSerializer.shared.othersWait(after: lockSlice) else { return false }
     pause()
-    let holding = RunLockHolding.current
     await RunSerializer.shared.letWaitingRunsGoFirst(for: site)
-    holding?.becomeCurrent()
     resume()
     return true
   }
@@ -93,18 +107,14 @@ enum RunLifecycle {
   }
   private static let lastYield = Locked(RealTime.now)
 
-  /// The blocking form of ``exclusively(_:)``, for synchronous callers.
-  static func exclusivelyBlocking<T>(at site: CallSite, _ operation: () throws -> T) throws -> T {
+  /// The blocking form of ``starting(at:_:)``, for synchronous callers.
+  static func startingBlocking<T>(at site: CallSite, _ operation: () throws -> T) throws -> T {
     try checkCanStart()
-    _ = RunSerializer.shared.acquireBlocking(for: site)
-    let holding = RunLockHolding()
-    holding.becomeCurrent()
-    defer { holding.release() }
     if !VirtualNow.isInEffect && needsWarmUp() { _ = warmUpRun().performBlocking(LentBody(warmUp)) }
     return try operation()
   }
 
-  /// Whether the process has not run its warm-up yet; asked with the run lock held.
+  /// Whether the process has not run its warm-up yet: `true` for the first run that asks.
   private static func needsWarmUp() -> Bool {
     warmedUp.withLock { warmedUp in
       defer { warmedUp = true }
@@ -167,7 +177,9 @@ extension DeterministicRun {
   {
     let result = start(body)
     let caller = DrainCaller(isolatedTo: #isolation)
-    let place = DrainTable.start(caller: caller, gracePeriod: gracePeriod != .zero)
+    var place = DrainTable.start(caller: caller, gracePeriod: gracePeriod != .zero)
+    // A run drains on its caller's thread of the pool only where it may (``InlineDrains``).
+    if place == .callerThread && !InlineDrains.take() { place = .thread }
     let drained =
       caller == .otherActor ? await drainOffCallersActor(from: place) : await drain(from: place)
     return RunCompletion(

@@ -4,13 +4,8 @@
 final class RunLockHolding: Sendable {
   private let released = Locked(false)
 
-  /// The holding of the entry point that holds the run lock now; every run is built holding it.
-  static var current: RunLockHolding? { slot.withLock { $0 } }
-  private static let slot = Locked<RunLockHolding?>(nil)
-
-  /// Makes this the current holding: called when its entry point has taken the lock, or taken it
-  /// back after letting other runs go first.
-  func becomeCurrent() { Self.slot.withLock { $0 = self } }
+  /// The holding of the exploration whose task builds runs now, if any: its runs are built with it.
+  @TaskLocal static var current: RunLockHolding?
 
   /// Releases the run lock unless it was released already; returns whether this call did.
   @discardableResult
@@ -20,7 +15,6 @@ final class RunLockHolding: Sendable {
       return !released
     }
     guard first else { return false }
-    Self.slot.withLock { if $0 === self { $0 = nil } }
     RunSerializer.shared.release()
     return true
   }

@@ -1,17 +1,15 @@
 import Dispatch
 import Lockstep
 
-/// Lets one deterministic run proceed at a time in the process: runs share the drain thread and
-/// the process-wide executors. First come, first served. A run that waited long says so
-/// (``RunLockWait``), and a test cancelled while its run waits (its time limit, for example) stops
-/// waiting and fails with what it waited for (``RunLockWaitCancelled``; checked by
-/// `RunLockWaitTests.aTestCancelledWhileItsRunWaitsForTheRunLockSaysSo`).
+/// Lets one exploration proceed at a time in the process (the crash report keeps one
+/// exploration's schedule); the runs of other tests go on beside it. First come, first served. An
+/// exploration that waited long says so (``RunLockWait``), and a test cancelled while its
+/// exploration waits (its time limit, for example) stops waiting and fails with what it waited for
+/// (``RunLockWaitCancelled``; checked by `RunLockWaitTests`).
 ///
-/// Every waiter — a run, a blocking run, an exploration taking the lock back behind the runs it
-/// let go first, a waiter cancelled before, during or after its wait — gets the lock or stops
-/// waiting: `RunLockInterleavingTests` checks it under random timings, with every kind at once.
-/// (The stall of the suite under the thread sanitizer was no lost wakeup here: the lock was free
-/// and nobody waited; see `ExplorationLockSharingTests.cancelledBeforeItsExplorationStartsTheTestStillEnds`.)
+/// Every waiter — an exploration, an exploration taking the lock back behind the ones it let go
+/// first, a waiter cancelled before, during or after its wait — gets the lock or stops waiting:
+/// `RunLockInterleavingTests` checks it under random timings, with every kind at once.
 final class RunSerializer: Sendable {
   static let shared = RunSerializer()
 
@@ -84,34 +82,6 @@ final class RunSerializer: Sendable {
     return wait
   }
 
-  /// Takes the lock for a run started at `site`, blocking the calling thread; returns how long
-  /// that took. A thread that holds the main actor runs the main-actor work of the run ahead of it
-  /// meanwhile (``MainActorAccess``).
-  func acquireBlocking(for site: CallSite) -> RunLockWait {
-    // A free lock is taken before anything to wait with is made.
-    if state.withLock({ $0.takeIfFree(for: site) }) { return RunLockWait(waited: .zero, runsAhead: 0) }
-    let start = RealTime.now
-    let semaphore = DispatchSemaphore(value: 0)
-    let granted = Locked(false)
-    let ahead = state.withLock { state -> Int? in
-      if state.takeIfFree(for: site) { return nil }
-      state.nextID += 1
-      state.waiters.append(
-        Waiter(id: state.nextID, site: site) { _ in
-          granted.withLock { $0 = true }
-          semaphore.signal()
-        })
-      return state.waiters.count
-    }
-    guard let ahead else { return RunLockWait(waited: .zero, runsAhead: 0) }
-    if MainActorAccess.isHeldHere {
-      MainActorAccess.waitServing(semaphore) { granted.withLock { $0 } }
-    } else {
-      semaphore.wait()
-    }
-    return RunLockWait(waited: start.duration(to: RealTime.now), runsAhead: ahead)
-  }
-
   /// How many runs wait for the lock.
   var waitingRuns: Int { state.withLock { $0.waiters.count } }
 
@@ -175,7 +145,8 @@ final class RunSerializer: Sendable {
   }
 }
 
-/// How long a run waited for the process's run lock, and behind how many runs of other tests.
+/// How long an exploration waited for the process's exploration lock, and behind how many
+/// explorations of other tests.
 struct RunLockWait: Sendable {
   let waited: Duration
   let runsAhead: Int
@@ -184,12 +155,12 @@ struct RunLockWait: Sendable {
   /// recommend, and longer than a whole suite's runs take on a quiet machine.
   static let worthSaying = Duration.seconds(10)
 
-  /// The warning a run that waited long gives, or `nil`.
+  /// The warning an exploration that waited long gives, or `nil`.
   func warning(at site: CallSite) -> String? {
     guard waited >= Self.worthSaying else { return nil }
-    return "The deterministic run started at \(site) waited \(Self.text(waited)) for "
-      + "the process's run lock, behind \(runsAhead) run(s) of other tests: runs never overlap "
-      + "in a process. \(Self.advice)"
+    return "The exploration started at \(site) waited \(Self.text(waited)) for the process's "
+      + "exploration lock, behind \(runsAhead) exploration(s) of other tests: explorations take "
+      + "turns in a process. \(Self.advice)"
   }
 
   /// `duration` to the millisecond, as people write it.
@@ -198,7 +169,7 @@ struct RunLockWait: Sendable {
   }
 
   static let advice =
-    "A suite of long explorations wants `.serialized` and time limits that cover every "
-    + "exploration of the suite, or its explorations split over processes with LOCKSTEP_SHARD "
-    + "(see Finding races)."
+    "A suite of long explorations wants them on every core in processes of their own "
+    + "(`swift run lockstep-explore --workers N`, or LOCKSTEP_SHARD), or `.serialized` and time "
+    + "limits that cover every exploration of the suite (see Finding races)."
 }

@@ -1,8 +1,8 @@
 /// The runs in progress and the tasks of quarantined runs, so that a job of one of their tasks
 /// that another thread enqueues (a continuation resumed by real I/O, for example) goes to its run.
 ///
-/// Every job enqueued outside a drain thread asks here, so the lookup stays O(1): runs in progress
-/// are at most one at a time, and quarantined runs are indexed by task id.
+/// Every job enqueued outside a drain thread asks here: runs in progress are few (one per test
+/// running at the same time), and quarantined runs are indexed by task id.
 enum ActiveRuns {
   private struct Registry {
     var running: [DeterministicRun] = []
