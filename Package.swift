@@ -25,6 +25,7 @@ let package = Package(
     .executable(name: "lockstep-demo", targets: ["lockstep-demo"]),
     .executable(name: "lockstep-bench", targets: ["lockstep-bench"]),
     .executable(name: "lockstep-report", targets: ["lockstep-report"]),
+    .executable(name: "lockstep-explore", targets: ["lockstep-explore"]),
   ],
   targets: [
     .target(name: "Lockstep", swiftSettings: strict),
@@ -42,6 +43,8 @@ let package = Package(
       name: "lockstep-bench", dependencies: ["LockstepTesting", "LockstepExamples", "LockstepInterposition"],
       swiftSettings: strict),
     .executableTarget(name: "lockstep-report", dependencies: ["LockstepReports"], swiftSettings: strict),
+    // The test executable run once a core, a shard each, and one verdict over their summaries.
+    .executableTarget(name: "lockstep-explore", dependencies: ["LockstepReports"], swiftSettings: strict),
     // What the test targets share: checks of Lockstep's own reports.
     .target(
       name: "LockstepTestSupport", dependencies: ["LockstepTesting"], path: "Tests/LockstepTestSupport",

@@ -88,13 +88,35 @@ public struct ExplorationSummary: Codable, Sendable, Equatable {
     public var shard: Shard?
     /// The first line of the first failure.
     public var message: String
+    /// The failing schedule's number among all the exploration's schedules, from 1: the
+    /// ``schedule`` the unsharded exploration gives it (random and PCT shard *k* of *n* runs
+    /// numbers *k*, *k + n*, …). Absent for a pinned token, a sharded exhaustive search (see
+    /// ``subtree``) and summaries of older Lockstep versions.
+    public var overallSchedule: Int?
+    /// For a sharded exhaustive search, the subtree the failing schedule lies in, numbered from 0
+    /// in depth-first order — the same numbering in every shard, so the failure in the lowest
+    /// subtree is the one the unsharded search meets first.
+    public var subtree: Int?
+    /// For a sharded exhaustive search, the failing schedule's number among its subtree's
+    /// schedules, from 1: with the shards' ``ExplorationSummary/subtreeSchedules``, a merge finds
+    /// its ``overallSchedule``.
+    public var subtreeSchedule: Int?
+    /// For `checkLinearizability`, the scenario that failed first, from 1.
+    public var scenario: Int?
 
     /// A failure with its token.
-    public init(token: String, schedule: Int, shard: Shard?, message: String) {
+    public init(
+      token: String, schedule: Int, shard: Shard?, message: String, overallSchedule: Int? = nil,
+      subtree: Int? = nil, subtreeSchedule: Int? = nil, scenario: Int? = nil
+    ) {
+      self.subtreeSchedule = subtreeSchedule
       self.token = token
       self.schedule = schedule
       self.shard = shard
       self.message = message
+      self.overallSchedule = overallSchedule
+      self.subtree = subtree
+      self.scenario = scenario
     }
   }
 
@@ -135,6 +157,9 @@ public struct ExplorationSummary: Codable, Sendable, Equatable {
   public var ranOutOfTime: Bool
   /// For an unsharded exhaustive search stopped before its end, how far it got.
   public var search: Search?
+  /// For a shard of an exhaustive search, the schedules it ran in each subtree of the search, by
+  /// subtree number from 0 (0 for the other shards' subtrees), up to the last subtree it reached.
+  public var subtreeSchedules: [Int]?
   /// The failure, or `nil` when every schedule passed.
   public var failure: Failure?
   /// An issue the exploration recorded that is not a failing schedule (it could not run, a replay
@@ -152,9 +177,10 @@ public struct ExplorationSummary: Codable, Sendable, Equatable {
     parameters: Parameters, settings: [String] = [], cancellation: Bool = false,
     shard: Shard? = nil, schedulesRun: Int, shapeSchedules: Int = 0, distinctSchedules: Int,
     elapsedSeconds: Double, complete: Bool, ranOutOfTime: Bool = false, search: Search? = nil,
-    failure: Failure? = nil, problem: String? = nil, hashingDeterministic: Bool = true,
-    virtualTime: Bool = true
+    subtreeSchedules: [Int]? = nil, failure: Failure? = nil, problem: String? = nil,
+    hashingDeterministic: Bool = true, virtualTime: Bool = true
   ) {
+    self.subtreeSchedules = subtreeSchedules
     self.problem = problem
     version = Self.currentVersion
     self.test = test

@@ -34,8 +34,11 @@ public struct MatrixVerdict: Sendable {
     public let repeatedShards: [Int]
     /// The longest time one shard took, in seconds.
     public let longestSeconds: Double
-    /// The failures, in shard order.
+    /// The failures, in the order the unsharded exploration meets them
+    /// (``ExplorationSummary/Failure/precedes(_:)``).
     public let failures: [ExplorationSummary.Failure]
+    /// The failure the unsharded exploration would report: the first it meets.
+    public var firstFailure: ExplorationSummary.Failure? { failures.first }
     /// The problems (issues that are not a failing schedule), in shard order.
     public var problems: [String] { summaries.compactMap(\.problem) }
 
@@ -110,7 +113,9 @@ public struct MatrixVerdict: Sendable {
         summaries: members, schedules: members.reduce(0) { $0 + $1.ownSchedules },
         missingShards: missing, repeatedShards: repeated,
         longestSeconds: members.map(\.elapsedSeconds).max() ?? 0,
-        failures: members.compactMap(\.failure))
+        failures: members.compactMap(\.failure).sorted { $0.precedes($1) }.map {
+          $0.numbered(among: members)
+        })
     }
   }
 

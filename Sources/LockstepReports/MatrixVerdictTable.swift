@@ -21,12 +21,17 @@ extension MatrixVerdict {
     let failures = explorations.flatMap { exploration in exploration.failures.map { (exploration, $0) } }
     if !failures.isEmpty {
       lines.append("")
-      lines.append("Failures:")
+      let several = explorations.contains { $0.failures.count > 1 }
+      lines.append(
+        several
+          ? "Failures (of one exploration, the first is the one its unsharded run meets first):"
+          : "Failures:")
+      // Explorations at one call site (a parameterized test) are told apart by their strategies.
+      let sites = explorations.map { "\($0.test) at \($0.callSite)" }
       for (exploration, failure) in failures {
-        let shard = failure.shard.map { ", shard \($0)" } ?? ""
-        lines.append(
-          "  \(exploration.test) at \(exploration.callSite)\(shard), schedule \(failure.schedule): "
-            + failure.message)
+        let site = "\(exploration.test) at \(exploration.callSite)"
+        let strategy = sites.count { $0 == site } > 1 ? " with \(exploration.strategyAsRun)" : ""
+        lines.append("  \(site)\(strategy)\(Self.place(of: failure)): " + failure.message)
         lines.append("    replay it with: .replay(\"\(failure.token)\")")
       }
     }
@@ -84,6 +89,30 @@ extension MatrixVerdict {
     return lines.joined(separator: "\n") + "\n"
   }
 
+  /// The schedules over all shards, the real time they took and their rate:
+  /// `12,345 schedule(s) in 6.1 s, 2,024 schedules/s`.
+  public func throughput(seconds: Double) -> String {
+    let rate = seconds > 0 ? Int((Double(schedules) / seconds).rounded()) : 0
+    return
+      "\(Self.grouped(schedules)) schedule(s) in \(Self.time(seconds)), \(Self.grouped(rate)) schedules/s"
+  }
+
+  /// Where a failure lies: `, schedule 1,461 (schedule 731 of shard 2/2)` when its number over all
+  /// shards is known, `, shard 2/2, schedule 731` otherwise (with `(subtree 5)` for a sharded
+  /// search, when a shard stopped before the end of a subtree before it).
+  static func place(of failure: ExplorationSummary.Failure) -> String {
+    let scenario = failure.scenario.map { ", scenario \($0)" } ?? ""
+    guard let shard = failure.shard, shard.count > 1, failure.schedule > 0 else {
+      let shard = failure.shard.map { ", shard \($0)" } ?? ""
+      return "\(scenario)\(shard), schedule \(failure.schedule)"
+    }
+    if let overall = failure.overallSchedule {
+      return "\(scenario), schedule \(grouped(overall)) (schedule \(failure.schedule) of shard \(shard))"
+    }
+    let subtree = failure.subtree.map { " (subtree \($0))" } ?? ""
+    return "\(scenario), shard \(shard), schedule \(failure.schedule)\(subtree)"
+  }
+
   /// The rows as columns separated by two spaces, each as wide as its widest cell.
   static func aligned(_ rows: [[String]]) -> [String] {
     let columns = rows.map(\.count).max() ?? 0
@@ -121,7 +150,7 @@ extension MatrixVerdict {
   }
 
   /// `0.4 s`, `52 s`, `4 min 52 s`, `1 h 4 min`.
-  static func time(_ seconds: Double) -> String {
+  public static func time(_ seconds: Double) -> String {
     if seconds < 10 { return "\((seconds * 10).rounded() / 10) s" }
     let total = Int(seconds.rounded())
     if total < 60 { return "\(total) s" }

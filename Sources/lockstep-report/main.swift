@@ -29,24 +29,16 @@ if arguments.isEmpty || arguments.contains(where: { $0.hasPrefix("-") }) {
   standardError(usage)
   exit(2)
 }
-let (files, missingFolders) = SummaryFiles.find(in: arguments)
-for folder in missingFolders {
-  standardError("lockstep-report: \(folder): no such folder or file")
+let merge = SummaryMerge(folders: arguments)
+for line in merge.warnings(tool: "lockstep-report") {
+  standardError(line)
 }
-let (summaries, unreadable) = SummaryFiles.read(files)
-for file in unreadable {
-  standardError("lockstep-report: \(file.path) is not a summary this version reads: \(file.reason)")
-}
-guard !summaries.isEmpty else {
+guard let verdict = merge.verdict else {
   standardError(
     "lockstep-report: no exploration summary (\(ExplorationSummary.fileNamePrefix)*.json) in "
-      + arguments.joined(separator: ", ")
-      + ". Explorations write one with LOCKSTEP_REPORTS=<folder> when they run at CI scale "
-      + "(LOCKSTEP_EXPLORE_TIME, LOCKSTEP_EXPLORE_SCALE or LOCKSTEP_SHARD set, or longer than a "
-      + "few seconds) or fail; check that the jobs set it and that their artifacts were downloaded "
-      + "here.")
-  exit(2)
+      + arguments.joined(separator: ", ") + ". " + SummaryMerge.whenSummariesAreWritten
+      + "; check that the jobs set it and that their artifacts were downloaded here.")
+  exit(merge.exitStatus)
 }
-let verdict = MatrixVerdict(summaries)
 print(verdict.table, terminator: "")
-exit(verdict.passed && unreadable.isEmpty && missingFolders.isEmpty ? 0 : 1)
+exit(merge.exitStatus)

@@ -95,6 +95,64 @@ struct MatrixVerdictTests {
     #expect(verdict.table.contains("FAILED: 1 failure(s); 2 exploration(s), 1,743 schedule(s)"))
   }
 
+  @Test func theFirstFailureIsTheLowestScheduleOverAllShardsNotTheFirstShards() throws {
+    // Random and PCT shard k of n runs schedule numbers k, k + n, …: shard 1's 9th is number 17,
+    // shard 2's 1st is number 2, the one the unsharded exploration stops at.
+    let later = ExplorationSummary.Failure(
+      token: "L2.LATER", schedule: 9, shard: .init(index: 1, count: 2), message: "late", overallSchedule: 17)
+    let earlier = ExplorationSummary.Failure(
+      token: "L2.EARLY", schedule: 1, shard: .init(index: 2, count: 2), message: "early", overallSchedule: 2)
+    let verdict = MatrixVerdict([
+      summary(shard: (1, 2), schedules: 9, complete: false, kind: "random", failure: later),
+      summary(shard: (2, 2), schedules: 1, complete: false, kind: "random", failure: earlier),
+    ])
+    let exploration = try #require(verdict.explorations.first)
+    #expect(exploration.firstFailure == earlier)
+    #expect(exploration.failures == [earlier, later])
+    let lines = verdict.table.split(separator: "\n")
+    let first = try #require(lines.firstIndex { $0.contains("schedule 2 (schedule 1 of shard 2/2): early") })
+    let second = try #require(lines.firstIndex { $0.contains("schedule 17 (schedule 9 of shard 1/2): late") })
+    #expect(first < second, "\(verdict.table)")
+    #expect(verdict.table.contains("the first is the one its unsharded run meets first"))
+    // A pinned token fails in every shard before any new schedule; a checkLinearizability
+    // scenario that failed earlier comes first whatever its schedule.
+    let pinned = ExplorationSummary.Failure(
+      token: "L2.P", schedule: 0, shard: .init(index: 2, count: 2), message: "")
+    #expect(pinned.precedes(earlier) && !earlier.precedes(pinned))
+    var scenario2 = earlier
+    scenario2.scenario = 2
+    var scenario1 = later
+    scenario1.scenario = 1
+    #expect(scenario1.precedes(scenario2))
+  }
+
+  @Test func aShardedSearchsFirstFailureIsInTheLowestSubtreeAndNumberedOverAllShards() throws {
+    // Subtrees 0 and 2 are shard 2's, 1 and 3 shard 1's. Shard 2 failed at the 3rd schedule of
+    // subtree 2, after all 7 of subtree 0; shard 1 searched all 5 of subtree 1 and failed in 3.
+    let inSubtree2 = ExplorationSummary.Failure(
+      token: "L2.TWO", schedule: 11, shard: .init(index: 2, count: 2), message: "two", subtree: 2,
+      subtreeSchedule: 3)
+    let inSubtree3 = ExplorationSummary.Failure(
+      token: "L2.THREE", schedule: 9, shard: .init(index: 1, count: 2), message: "three", subtree: 3,
+      subtreeSchedule: 2)
+    var first = summary(shard: (1, 2), schedules: 9, complete: false, failure: inSubtree3)
+    first.subtreeSchedules = [0, 5, 0, 2]
+    var second = summary(shard: (2, 2), schedules: 11, complete: false, failure: inSubtree2)
+    second.subtreeSchedules = [7, 0, 3]
+    let exploration = try #require(MatrixVerdict([first, second]).explorations.first)
+    #expect(exploration.failures.map(\.token) == ["L2.TWO", "L2.THREE"])
+    // 7 + 5 schedules before subtree 2, then its 3rd: the unsharded search's 15th.
+    #expect(exploration.firstFailure?.overallSchedule == 15)
+    // Subtree 2 was not searched to its end (shard 2 stopped in it): the later one has no number.
+    #expect(exploration.failures.last?.overallSchedule == nil)
+    let table = MatrixVerdict([first, second]).table
+    #expect(table.contains("schedule 15 (schedule 11 of shard 2/2): two"), "\(table)")
+    #expect(table.contains("shard 1/2, schedule 9 (subtree 3): three"), "\(table)")
+    // Without shard 1's summary, subtree 1's size is unknown, and so is the number.
+    let alone = try #require(MatrixVerdict([second]).explorations.first)
+    #expect(alone.firstFailure?.overallSchedule == nil && alone.firstFailure?.token == "L2.TWO")
+  }
+
   @Test func aShardSeenTwiceIsCountedAndSaidAndDifferentSplitsStayApart() {
     let verdict = MatrixVerdict([
       summary(shard: (1, 2), schedules: 10), summary(shard: (1, 2), schedules: 10),

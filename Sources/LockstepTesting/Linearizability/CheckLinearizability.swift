@@ -139,7 +139,7 @@ private nonisolated(nonsending) func checking<Object: Sendable, Model: Hashable 
   }
   let summary = ExplorationSummaryReport.deliver(
     outcome.summary, setup: setup, elapsed: outcome.elapsed, at: site, subject: "checkLinearizability",
-    failureToken: outcome.result.failure?.token)
+    failureToken: outcome.result.failure?.token, failureScenario: outcome.result.failure?.scenario)
   if let problem = summary.problem { reportWarning(problem, at: site) }
   if let problem = outcome.result.problem { reportIssue(problem, at: site) }
   if let failure = outcome.result.failure {

@@ -48,6 +48,13 @@ public struct ExplorationFailure: Sendable, Equatable, CustomStringConvertible {
   /// For a replay up to a crash that stopped there, the step that crashed the process in the
   /// recorded run (``ExplorationResult/stoppedBeforeCrashingStep``).
   let stoppedBeforeCrashingStep: Int?
+  /// The schedule's number among all the exploration's schedules, whatever the shard (what
+  /// ``schedule`` is in the unsharded exploration); `nil` for a pinned token and a sharded
+  /// exhaustive search.
+  let overallSchedule: Int?
+  /// For a sharded exhaustive search, the subtree the schedule lies in (``SearchSplit``), and its
+  /// number among the subtree's schedules, from 1.
+  let subtree: (number: Int, schedule: Int)?
 
   /// What came of replaying the reported schedule.
   enum Replay: Sendable, Equatable {
@@ -99,8 +106,11 @@ public struct ExplorationFailure: Sendable, Equatable, CustomStringConvertible {
     preemptions: Int, contextSwitches: Int, found: (preemptions: Int, contextSwitches: Int),
     replay: Replay, hashingIsDeterministic: Bool, title: String? = nil,
     shard: ExplorationShard? = nil, pinnedToken: String? = nil, pinned: [String] = [],
-    readsVirtualNow: Bool = true, stoppedBeforeCrashingStep: Int? = nil
+    readsVirtualNow: Bool = true, stoppedBeforeCrashingStep: Int? = nil,
+    overallSchedule: Int? = nil, subtree: (number: Int, schedule: Int)? = nil
   ) {
+    self.overallSchedule = overallSchedule
+    self.subtree = subtree
     self.stoppedBeforeCrashingStep = stoppedBeforeCrashingStep
     self.readsVirtualNow = readsVirtualNow
     self.title = title ?? strategy
@@ -131,6 +141,8 @@ public struct ExplorationFailure: Sendable, Equatable, CustomStringConvertible {
       && lhs.shard == rhs.shard && lhs.pinnedToken == rhs.pinnedToken && lhs.pinned == rhs.pinned
       && lhs.readsVirtualNow == rhs.readsVirtualNow
       && lhs.stoppedBeforeCrashingStep == rhs.stoppedBeforeCrashingStep
+      && lhs.overallSchedule == rhs.overallSchedule && lhs.subtree?.number == rhs.subtree?.number
+      && lhs.subtree?.schedule == rhs.subtree?.schedule
   }
 
   /// The argument that pins this failure's token after the tokens pinned already:

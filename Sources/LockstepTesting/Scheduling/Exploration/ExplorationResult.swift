@@ -62,6 +62,8 @@ public struct ExplorationResult: Sendable, CustomStringConvertible {
   /// Schedules of other shards' subtrees that a sharded exhaustive search ran to find the shape
   /// of the search; counted in ``schedulesRun``.
   let shapeSchedules: Int
+  /// For a shard of an exhaustive search, the schedules it ran in each subtree, by number.
+  let subtreeSchedules: [Int]?
 
   init(
     strategy: String, schedulesRun: Int, isComplete: Bool, distinctSchedules: Int,
@@ -70,8 +72,10 @@ public struct ExplorationResult: Sendable, CustomStringConvertible {
     title: String? = nil, shard: ExplorationShard? = nil, ranOutOfTime: Bool = false,
     timeBudget: Duration? = nil, pinnedPassed: Int = 0, stalePinnedTokens: [String] = [],
     shapeSchedules: Int = 0, progress: SearchProgress? = nil, offPlanSchedules: Int = 0,
-    hashingIsDeterministic: Bool = HashingDeterminism.isDeterministic, problem: String? = nil
+    hashingIsDeterministic: Bool = HashingDeterminism.isDeterministic, problem: String? = nil,
+    subtreeSchedules: [Int]? = nil
   ) {
+    self.subtreeSchedules = subtreeSchedules
     self.problem = problem
     self.offPlanSchedules = offPlanSchedules
     self.hashingIsDeterministic = hashingIsDeterministic

@@ -19,7 +19,7 @@ enum ExplorationSummaryReport {
   /// The summary of `result`, explored by `setup` at `site` in `elapsed`, in the test `test`.
   static func summary(
     _ result: ExplorationResult, setup: ExplorationSetup, elapsed: Duration, test: String,
-    site: CallSite, failureToken: String? = nil
+    site: CallSite, failureToken: String? = nil, failureScenario: Int? = nil
   ) -> ExplorationSummary {
     let strategy = setup.effective
     var parameters = ExplorationSummary.Parameters(
@@ -41,7 +41,9 @@ enum ExplorationSummaryReport {
         shard: failure.shard.map { ExplorationSummary.Shard(index: $0.index, count: $0.count) },
         message: String(
           failure.failures.first?.split(separator: "\n", omittingEmptySubsequences: false).first
-            ?? ""))
+            ?? ""),
+        overallSchedule: failure.overallSchedule, subtree: failure.subtree?.number,
+        subtreeSchedule: failure.subtree?.schedule, scenario: failureScenario)
     }
     return ExplorationSummary(
       test: test, callSite: "\(site.fileID):\(site.line)", strategy: setup.strategy.description,
@@ -53,24 +55,27 @@ enum ExplorationSummaryReport {
       search: result.progress.map {
         ExplorationSummary.Search(estimatedSchedules: $0.estimatedSchedules, atLeastLeft: $0.subtreesLeft)
       },
-      failure: failure, problem: result.problem, hashingDeterministic: result.hashingIsDeterministic,
+      subtreeSchedules: result.subtreeSchedules, failure: failure, problem: result.problem,
+      hashingDeterministic: result.hashingIsDeterministic,
       virtualTime: VirtualNowSupport.unavailableReason == nil)
   }
 
   /// Writes the summary of `result` to the `LOCKSTEP_REPORTS` folder if it is set and the
   /// exploration is at CI scale or failed; returns the file's path, or a problem to report.
   /// `subject` names the work in a problem; `failureToken` replaces the failure's schedule token
-  /// (a `checkLinearizability` token also names its scenario).
+  /// (a `checkLinearizability` token also names its scenario) and `failureScenario` is the
+  /// `checkLinearizability` scenario that failed first.
   static func deliver(
     _ result: ExplorationResult, setup: ExplorationSetup, elapsed: Duration, at site: CallSite,
-    subject: String = "explore", failureToken: String? = nil
+    subject: String = "explore", failureToken: String? = nil, failureScenario: Int? = nil
   ) -> (path: String?, problem: String?) {
     guard let folder = TimelinePictureReport.folder,
       writes(result, setup: setup, elapsed: elapsed)
     else { return (nil, nil) }
     let test = testName ?? "\(site.fileID):\(site.line)"
     let summary = summary(
-      result, setup: setup, elapsed: elapsed, test: test, site: site, failureToken: failureToken)
+      result, setup: setup, elapsed: elapsed, test: test, site: site, failureToken: failureToken,
+      failureScenario: failureScenario)
     do {
       return (try write(summary, in: folder, label: test, site: site), nil)
     } catch {

@@ -116,6 +116,49 @@ struct ExplorationSummaryTests {
   }
 }
 
+/// Three writers that each yield, then write their number: the body fails when they wrote in
+/// reverse, an order some schedules of every strategy reach, but not the first.
+@Sendable private func threeWriters() async throws {
+  let order = Locked<[Int]>([])
+  let writers = (1...3).map { number in
+    Task {
+      await Task.yield()  // allowed: a choice point for the explored schedules
+      order.withLock { $0.append(number) }
+    }
+  }
+  for writer in writers { await writer.value }
+  if order.value == [3, 2, 1] { throw Reversed() }
+}
+
+private struct Reversed: Error {}
+
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
+struct ShardedFirstFailureTests {
+  /// The merge of three shards' summaries names the failure the unsharded run reports, with its
+  /// number and token: random schedules are numbered over all shards, and a sharded exhaustive
+  /// search's subtrees are searched exactly as the unsharded search searches them.
+  @Test(arguments: [ExplorationStrategy.random(schedules: 300, seed: 3), .exhaustive(maxPreemptions: 2)])
+  func theMergedFirstFailureOfThreeShardsIsTheUnshardedRunsFailure(_ strategy: ExplorationStrategy)
+    async throws
+  {
+    try await inNewFolder { folder in
+      let (whole, _) = await collectingIssues { await explore(strategy, threeWriters) }
+      let unsharded = try #require(whole.failure)
+      #expect(unsharded.schedule > 3, "late enough that the shards' own numbers differ from it")
+      for index in 1...3 {
+        _ = await withEnvironment(["LOCKSTEP_SHARD": "\(index)/3"]) {
+          await collectingIssues { await explore(strategy, threeWriters) }
+        }
+      }
+      let verdict = MatrixVerdict(summaries(in: folder))
+      let sharded = try #require(verdict.explorations.first { $0.shardCount == 3 })
+      let first = try #require(sharded.firstFailure)
+      #expect(first.overallSchedule == unsharded.schedule, "\(verdict.table)")
+      #expect(first.token == "\(unsharded.token)", "\(verdict.table)")
+    }
+  }
+}
+
 /// A counter whose `increment` reads, awaits, then writes: two increments can both return 1.
 private actor LosingCounter {
   private var count = 0

@@ -118,7 +118,9 @@ final class Explorer: @unchecked Sendable {
       } else {
         if let clock, let budget = strategy.timeBudget, clock.elapsed >= budget {
           ranOutOfTime = true
-          return result(schedules: count, complete: false, failure: nil, progress: schedules.progress)
+          return result(
+            schedules: count, complete: false, failure: nil, progress: schedules.progress,
+            subtrees: schedules.subtreeSchedules)
         }
         if clock == nil { clock = ExplorationClock() }
         count += 1
@@ -175,23 +177,25 @@ final class Explorer: @unchecked Sendable {
         let failure: ExplorationFailure
         if planned.replaying != nil {
           failure = makeFailure(
-            outcome, found: outcome, schedule: planned.pinned == nil ? count : 0,
+            outcome, found: outcome, schedule: planned.pinned == nil ? count : 0, planned: planned,
             replay: departed.map { .diverged($0, replayingToken: true) } ?? .replayedToken,
             pinned: planned.pinned, crashToken: planned.replaying)
         } else {
           let reported =
             schedules.shrinksFailures ? await shrink(outcome, capture, schedule: count) : outcome
           let replay = await replayOnce(reported, capture)
-          failure = makeFailure(reported, found: outcome, schedule: count, replay: replay, pinned: nil)
+          failure = makeFailure(
+            reported, found: outcome, schedule: count, planned: planned, replay: replay, pinned: nil)
         }
-        return result(schedules: count, complete: false, failure: failure)
+        return result(
+          schedules: count, complete: false, failure: failure, subtrees: schedules.subtreeSchedules)
       }
     }
     guard case .done(let complete, let misuse) = step else { preconditionFailure() }
     if let misuse { self.misuse = misuse }
     return result(
       schedules: count, complete: complete, failure: nil,
-      progress: complete ? nil : schedules.progress)
+      progress: complete ? nil : schedules.progress, subtrees: schedules.subtreeSchedules)
   }
 
   /// A simpler schedule that fails the same way (see ``ScheduleShrinker``).
@@ -230,7 +234,8 @@ final class Explorer: @unchecked Sendable {
   }
 
   private func result(
-    schedules: Int, complete: Bool, failure: ExplorationFailure?, progress: SearchProgress? = nil
+    schedules: Int, complete: Bool, failure: ExplorationFailure?, progress: SearchProgress? = nil,
+    subtrees: [Int]? = nil
   ) -> ExplorationResult {
     // An exhaustive search whose schedules did not run as planned did not cover its tree; a
     // replay that left its token's schedule did not run the schedule it stands for.
@@ -245,16 +250,19 @@ final class Explorer: @unchecked Sendable {
       title: setup.title, shard: setup.shard, ranOutOfTime: ranOutOfTime,
       timeBudget: setup.effective.timeBudget, pinnedPassed: pinnedPassed,
       stalePinnedTokens: stale.map(\.token), shapeSchedules: shapeSchedules, progress: progress,
-      offPlanSchedules: repeats)
+      offPlanSchedules: repeats, subtreeSchedules: subtrees)
   }
 
   private func makeFailure(
-    _ outcome: ScheduleOutcome, found: ScheduleOutcome, schedule: Int,
+    _ outcome: ScheduleOutcome, found: ScheduleOutcome, schedule: Int, planned: PlannedSchedule,
     replay: ExplorationFailure.Replay, pinned: Int?, crashToken: ReplayToken? = nil
   ) -> ExplorationFailure {
     // A replay stopped before a crash reports the crash's token: its own would replay the steps
     // before the crash only.
     let crashed = outcome.stoppedBeforeCrash.flatMap { _ in crashToken }
+    // Its number over all shards: a seeded strategy's own, else the count when not split.
+    let unsplit = planned.subtree == nil && (setup.shard?.count ?? 1) <= 1
+    let overall = schedule == 0 ? nil : planned.number ?? (unsplit ? schedule : nil)
     return ExplorationFailure(
       strategy: setup.strategy.description, schedule: schedule, token: crashed ?? outcome.token,
       failures: outcome.failures, timeline: outcome.trace.timeline,
@@ -263,7 +271,9 @@ final class Explorer: @unchecked Sendable {
       hashingIsDeterministic: HashingDeterminism.isDeterministic, title: setup.title,
       shard: setup.shard, pinnedToken: pinned.map { setup.pinned[$0].text },
       pinned: setup.pinnedTexts, readsVirtualNow: outcome.trace.readsVirtualNow,
-      stoppedBeforeCrashingStep: crashed == nil ? nil : outcome.stoppedBeforeCrash)
+      stoppedBeforeCrashingStep: crashed == nil ? nil : outcome.stoppedBeforeCrash,
+      overallSchedule: overall,
+      subtree: planned.subtree.map { ($0, planned.inSubtree ?? 1) })
   }
 
   /// Runs the body once, in the order the planned schedule's picker chooses; `during` says which

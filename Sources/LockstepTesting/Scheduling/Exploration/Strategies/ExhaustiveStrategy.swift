@@ -58,6 +58,8 @@ struct ExhaustiveStrategy: ScheduleStrategy {
   private var last: ScheduleRecord?
   private var ranInPass = 0
   private var ranBefore = 0
+  /// For a sharded search, the schedules run in each subtree, by number (``subtreeSchedules``).
+  private var ranInSubtree: [Int] = []
 
   init(maxPreemptions: Int, limit: Int, injectsCancellation: Bool, shard: ExplorationShard? = nil) {
     self.maxPreemptions = maxPreemptions
@@ -97,10 +99,22 @@ struct ExhaustiveStrategy: ScheduleStrategy {
     }
     guard count < limit, let plan else { return .done(complete: false) }
     count += 1
+    var inSubtree: Int?
+    if let subtree = split?.subtree {
+      if ranInSubtree.count <= subtree {
+        ranInSubtree += repeatElement(0, count: subtree + 1 - ranInSubtree.count)
+      }
+      // A schedule run for its shape is its subtree's first.
+      if !findsShape { ranInSubtree[subtree] += 1 }
+      inSubtree = findsShape ? 1 : ranInSubtree[subtree]
+    }
     return .run(
       PlannedSchedule(
-        picker: GuidedPicker(plan: plan), cancelAtWait: cancelAt, findsShape: findsShape))
+        picker: GuidedPicker(plan: plan), cancelAtWait: cancelAt, subtree: split?.subtree,
+        inSubtree: inSubtree, findsShape: findsShape))
   }
+
+  var subtreeSchedules: [Int]? { split == nil ? nil : ranInSubtree }
 
   /// What is left of the search, when it stops before the end (see ``SearchProgress``); `nil` for
   /// a shard's part of a search, whose untried subtrees are mostly other shards'.

@@ -16,6 +16,7 @@ struct PinnedReplays: ScheduleStrategy {
 
   var shrinksFailures: Bool { strategy.shrinksFailures }
   var progress: SearchProgress? { strategy.progress }
+  var subtreeSchedules: [Int]? { strategy.subtreeSchedules }
 
   mutating func next(after previous: ScheduleReport?) -> StrategyStep {
     if exploring { return strategy.next(after: previous) }

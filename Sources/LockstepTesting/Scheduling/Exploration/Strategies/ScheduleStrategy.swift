@@ -14,11 +14,16 @@ protocol ScheduleStrategy {
   /// For an exhaustive search, what is left of it after the schedules so far (see
   /// ``SearchProgress``); `nil` for the other strategies.
   var progress: SearchProgress? { get }
+
+  /// For a sharded exhaustive search, the schedules this shard ran in each subtree so far, by
+  /// subtree number (0 for a subtree it skipped or ran only for its shape); `nil` otherwise.
+  var subtreeSchedules: [Int]? { get }
 }
 
 extension ScheduleStrategy {
   var shrinksFailures: Bool { true }
   var progress: SearchProgress? { nil }
+  var subtreeSchedules: [Int]? { nil }
 }
 
 /// One schedule to run: who chooses at its choice points, and where exploration cancels a task.
@@ -33,6 +38,11 @@ struct PlannedSchedule {
   /// For a seeded strategy, the schedule's number (from 1) among all of the exploration's
   /// schedules, whatever the shard: its seed derives from it.
   var number: Int?
+  /// For a sharded exhaustive search, the subtree the schedule lies in, numbered from 0 in
+  /// depth-first order, the same in every shard (see ``SearchSplit``).
+  var subtree: Int?
+  /// Its number among the schedules of its subtree, from 1, in depth-first order.
+  var inSubtree: Int?
   /// Whether a sharded exhaustive search runs it only to learn the shape of the search tree above
   /// the split: it lies in another shard's subtree (see ``SearchSplit``).
   var findsShape = false
