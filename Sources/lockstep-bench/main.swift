@@ -41,6 +41,7 @@ let cases: [BenchmarkCase] = onlySelected([
   reportCostCase(quick: quick),
   dispatchStandInCase(quick: quick),
   parkedWaitCase(quick: quick),
+  parallelRunsCase(quick: quick),
 ])
 
 /// `12.3457`, `1,234,567`: four significant decimals for small figures, none for large ones.

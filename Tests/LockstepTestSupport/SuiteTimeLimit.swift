@@ -1,9 +1,8 @@
 import Foundation
 
 /// The time limit of a suite whose explorations take most of a minute under the thread
-/// sanitizer: a minute times `LOCKSTEP_TIMEOUT_SCALE`, rounded up. In a parallel suite the runs of
-/// every test take turns with the process's run lock, so a test at the end of the queue waits for
-/// the others' explorations as well as its own; the sanitizer's runs set the scale (5).
+/// sanitizer: a minute times `LOCKSTEP_TIMEOUT_SCALE`, rounded up. In a parallel suite the tests
+/// share the machine's cores; the sanitizer's runs set the scale (5).
 public enum SuiteTimeLimit {
   /// A minute, times the scale.
   public static let minutes: Int = {

@@ -187,6 +187,19 @@ void *lockstep_actor_claims_enter(void *context);
 /// Sets the observer of switches to default actors (`TaskSwitch.c`).
 void lockstep_actor_claims_set_observer(lockstep_actor_hop_observer observer);
 
+/// Makes `trail` the crash trail the calling thread records into (`NULL`: none); returns the one it
+/// had (`CrashTrails.c`).
+void *lockstep_crash_trail_enter(void *trail);
+
+/// The calling thread's crash trail, or `NULL`.
+void *lockstep_crash_trail_current(void);
+
+/// Remembers `trail` as the one whose schedule began last.
+void lockstep_crash_trail_set_last(void *trail);
+
+/// The trail whose schedule began last, or `NULL`.
+void *lockstep_crash_trail_last(void);
+
 /// Receives a block a run's job handed to the main queue (`DispatchQueue.main.async`, or
 /// `asyncAfter` with `delayed` and the `delay` in nanoseconds on the clock it named, read on the
 /// calling thread). The observer owns the block, a copy: `lockstep_main_queue_run_block` runs and

@@ -132,7 +132,7 @@ private nonisolated(nonsending) func checking<Object: Sendable, Model: Hashable 
         + "\(error.outerRun)): it runs its scenarios on the scheduler itself. Call it from a test "
         + "that is not under the .deterministic trait or withDeterministicScheduling. Nothing ran.",
       setup, at: site)
-  } catch let error as RunLockWaitCancelled {
+  } catch let error as ExplorationWaitCancelled {
     return notRun("\(error)", setup, at: site)
   } catch {
     return notRun("checkLinearizability could not run: \(error)", setup, at: site)

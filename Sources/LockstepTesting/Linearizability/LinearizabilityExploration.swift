@@ -83,10 +83,7 @@ struct LinearizabilityExploration<Object: Sendable, Model: Hashable & Sendable>:
   }
 
   /// Runs the scenarios; returns the result and a problem with the operations, if one was found.
-  ///
-  /// Each scenario's exploration holds the process's run lock on its own, so that a long check
-  /// lets the deterministic runs of other tests in between its scenarios; the time it spent is the
-  /// time its explorations ran, not the time it waited for the lock.
+  /// The time it spent is the time its scenarios' explorations ran.
   func run(_ setup: ExplorationSetup, _ capture: FailureCapture) async throws
     -> LinearizabilityOutcome
   {
@@ -170,7 +167,7 @@ struct LinearizabilityExploration<Object: Sendable, Model: Hashable & Sendable>:
     return outcome(timedOut: ranOutOfTime)
   }
 
-  /// Explores the schedules of one scenario, holding the run lock; adds the time it took to
+  /// Explores the schedules of one scenario; adds the time it took to
   /// `spent`.
   private func explore(
     _ scenario: Scenario, _ strategy: ExplorationStrategy, _ replays: SequentialReplays<Object, Model>,
@@ -199,7 +196,7 @@ struct LinearizabilityExploration<Object: Sendable, Model: Hashable & Sendable>:
       cancellation: .none, maxSteps: maxSteps, timeout: timeout, site: site,
       body: LentBody { try await run.run() }, judge: Judging.isSkipped ? nil : verdict)
     let quiet = ProgressReporter.Output(mode: .off) { _ in }
-    let result = try await RunLifecycle.exclusively(at: site) {
+    let result = try await RunLifecycle.exploring(at: site) {
       await ProgressReporter.$override.withValue(quiet) { await explorer.run(capture) }
     }
     spent += explorer.elapsed

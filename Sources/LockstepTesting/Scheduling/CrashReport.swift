@@ -38,15 +38,10 @@ enum CrashReport {
     /// The most bytes of a held run report written; a longer one is cut there.
     private static let runReportCapacity = 1 << 16
 
-    /// Raw memory, allocated once and never freed, that the signal handler reads.
+    /// The process's raw memory, allocated once and never freed, that the signal handler reads.
     private struct Memory {
-      /// `active`, `count`, `cancel`, `textLength`, `handling`, `dropped`, `runReportLength`, `step`
-      /// (see the indices below).
+      /// `handling`, `runReportLength` (see the indices below).
       let state: UnsafeMutablePointer<Int>
-      let choices: UnsafeMutablePointer<UInt32>
-      let readyCounts: UnsafeMutablePointer<UInt32>
-      let tasks: UnsafeMutablePointer<UInt8>
-      let text: UnsafeMutablePointer<UInt8>
       let chunk: UnsafeMutablePointer<UInt8>
       /// The report of a run that unwinds after a deadlock (``holdRunReport(_:)``).
       let runReport: UnsafeMutablePointer<UInt8>
@@ -54,22 +49,112 @@ enum CrashReport {
       let previous: UnsafeMutablePointer<sigaction>
     }
 
-    // Indices into `state`.
-    private static let active = 0, count = 1, cancel = 2, textLength = 3, handling = 4, dropped = 5
-    private static let runReportLength = 6, step = 7
+    /// One exploration's raw memory, which the signal handler reads: the running schedule's text,
+    /// choices and step. Allocated once per exploration running at the same time and never freed
+    /// (``Trail/take()`` reuses those of explorations that ended).
+    struct Trail: @unchecked Sendable {
+      /// `active`, `count`, `cancel`, `textLength`, `dropped`, `step` (see the indices below).
+      let state: UnsafeMutablePointer<Int>
+      let choices: UnsafeMutablePointer<UInt32>
+      let readyCounts: UnsafeMutablePointer<UInt32>
+      let tasks: UnsafeMutablePointer<UInt8>
+      let text: UnsafeMutablePointer<UInt8>
+      /// The trail itself, for the thread-local pointer the handler reads (`CrashTrails.c`).
+      let address: UnsafeMutablePointer<Trail>
+
+      private init() {
+        state = .allocate(capacity: 6)
+        state.initialize(repeating: 0, count: 6)
+        choices = .allocate(capacity: capacity)
+        readyCounts = .allocate(capacity: capacity)
+        tasks = .allocate(capacity: capacity)
+        text = .allocate(capacity: textCapacity)
+        address = .allocate(capacity: 1)
+      }
+
+      /// A trail no exploration records into.
+      static func take() -> Trail {
+        if let trail = spare.withLock({ $0.popLast() }) { return trail }
+        let trail = Trail()
+        trail.address.initialize(to: trail)
+        return trail
+      }
+
+      private static let spare = Locked<[Trail]>([])
+
+      /// The exploration is over: a crash from now on is none of its business.
+      func end() {
+        state[active] = 0
+        Self.spare.withLock { $0.append(self) }
+      }
+
+      /// A schedule of the exploration `exploration` ("explore … at …") starts (`during`:
+      /// "schedule 17", …): its text is made ready and the choices of the previous schedule are
+      /// forgotten.
+      func beginSchedule(_ during: String, of exploration: String, cancelAtWait: Int?) {
+        _ = installed
+        state[active] = 0
+        state[count] = 0
+        state[dropped] = 0
+        state[step] = 0
+        state[cancel] = cancelAtWait.map { $0 + 1 } ?? 0
+        let line = Array("  \(exploration), \(during)\n".utf8.prefix(textCapacity))
+        line.withUnsafeBufferPointer { text.update(from: $0.baseAddress!, count: $0.count) }
+        state[textLength] = line.count
+        state[active] = 1
+        lockstep_crash_trail_set_last(address)
+      }
+
+      /// A choice point of the running schedule: the index picked, how many jobs were eligible,
+      /// and the picked job's task. The hot path: three stores into raw memory.
+      @inline(__always)
+      func record(choice: Int, readyCount: Int, task: Int) {
+        let point = state[count]
+        guard point < capacity else {
+          state[dropped] = 1
+          return
+        }
+        choices[point] = UInt32(truncatingIfNeeded: choice)
+        readyCounts[point] = UInt32(truncatingIfNeeded: readyCount)
+        tasks[point] = UInt8(truncatingIfNeeded: task & 3)
+        state[count] = point &+ 1
+      }
+
+      /// The step of the running schedule whose job runs now, numbered from 1 as its timeline
+      /// numbers them; 0 between two jobs. One store.
+      @inline(__always)
+      func record(step number: Int) {
+        state[step] = number
+      }
+
+      /// Runs `body`, a stretch of draining a schedule of this trail's exploration, with a crash
+      /// on this thread writing this trail.
+      @inline(__always)
+      func recording<T>(_ body: () -> T) -> T {
+        let previous = lockstep_crash_trail_enter(address)
+        defer { lockstep_crash_trail_enter(previous) }
+        return body()
+      }
+    }
+
+    // Indices into a trail's `state`.
+    private static let active = 0, count = 1, cancel = 2, textLength = 3, dropped = 4, step = 5
+    // Indices into the process's `state`.
+    private static let handling = 0, runReportLength = 1
 
     nonisolated(unsafe) private static let memory: Memory = {
-      let state = UnsafeMutablePointer<Int>.allocate(capacity: 8)
-      state.initialize(repeating: 0, count: 8)
+      let state = UnsafeMutablePointer<Int>.allocate(capacity: 2)
+      state.initialize(repeating: 0, count: 2)
       return Memory(
-        state: state, choices: .allocate(capacity: capacity), readyCounts: .allocate(capacity: capacity),
-        tasks: .allocate(capacity: capacity), text: .allocate(capacity: textCapacity),
-        chunk: .allocate(capacity: chunkCapacity), runReport: .allocate(capacity: runReportCapacity),
-        previous: .allocate(capacity: signals.count))
+        state: state, chunk: .allocate(capacity: chunkCapacity),
+        runReport: .allocate(capacity: runReportCapacity), previous: .allocate(capacity: signals.count))
     }()
 
-    /// The exploration's own line ("explore … at …"); set by the explorer's thread only.
-    nonisolated(unsafe) private static var exploration = ""
+    /// The trail a crash on this thread writes: the thread's schedule's, or the schedule begun last.
+    private static var crashingTrail: Trail? {
+      let pointer = lockstep_crash_trail_current() ?? lockstep_crash_trail_last()
+      return pointer?.assumingMemoryBound(to: Trail.self).pointee
+    }
 
     /// Installs the handlers, the first time only.
     private static let installed: Void = {
@@ -88,35 +173,15 @@ enum CrashReport {
       // Instantiate, outside any handler, what writing a token needs at run time (the generic
       // types' metadata of a debug build), so that the handler itself never allocates.
       var discard = ChunkSink(buffer: memory.chunk, capacity: chunkCapacity, discards: true)
-      writeToken(memory, into: &discard)
+      let warm = Trail.take()
+      writeToken(warm, into: &discard)
+      warm.end()
     }()
 
     private static let handler:
       @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>?, UnsafeMutableRawPointer?) -> Void = {
         signal, info, _ in CrashReport.handle(signal, info)
       }
-
-    /// An exploration starts: the handlers are installed if they were not, and its line is kept.
-    static func beginExploration(_ line: String) {
-      _ = installed
-      exploration = line
-      memory.state[active] = 0
-    }
-
-    /// A schedule starts (`during`: "schedule 17", …): its text is made ready and the choices of
-    /// the previous schedule are forgotten.
-    static func beginSchedule(_ during: String, cancelAtWait: Int?) {
-      let memory = CrashReport.memory
-      memory.state[active] = 0
-      memory.state[count] = 0
-      memory.state[dropped] = 0
-      memory.state[step] = 0
-      memory.state[cancel] = cancelAtWait.map { $0 + 1 } ?? 0
-      let text = Array("  \(exploration), \(during)\n".utf8.prefix(textCapacity))
-      text.withUnsafeBufferPointer { memory.text.update(from: $0.baseAddress!, count: $0.count) }
-      memory.state[textLength] = text.count
-      memory.state[active] = 1
-    }
 
     /// A run reported a deadlock and unwinds its body: if the code under test crashes the process
     /// meanwhile, or sends it a signal that ends it (`kill`), the report is written first, so
@@ -160,41 +225,14 @@ enum CrashReport {
     /// The run whose report the memory holds.
     private static let runReportOwner = Locked<ObjectIdentifier?>(nil)
 
-    /// The exploration is over: a crash from now on is none of its business.
-    static func endExploration() {
-      memory.state[active] = 0
-    }
-
-    /// A choice point of the running schedule: the index picked, how many jobs were eligible, and
-    /// the picked job's task. The hot path: three stores into raw memory.
-    @inline(__always)
-    static func record(choice: Int, readyCount: Int, task: Int) {
-      let memory = CrashReport.memory
-      let point = memory.state[count]
-      guard point < capacity else {
-        memory.state[dropped] = 1
-        return
-      }
-      memory.choices[point] = UInt32(truncatingIfNeeded: choice)
-      memory.readyCounts[point] = UInt32(truncatingIfNeeded: readyCount)
-      memory.tasks[point] = UInt8(truncatingIfNeeded: task & 3)
-      memory.state[count] = point &+ 1
-    }
-
-    /// The step of the running schedule whose job runs now, numbered from 1 as its timeline numbers
-    /// them; 0 between two jobs. One store.
-    @inline(__always)
-    static func record(step number: Int) {
-      memory.state[step] = number
-    }
-
     /// The signal handler: async-signal-safe calls and arithmetic only.
     private static func handle(_ signal: Int32, _ info: UnsafeMutablePointer<siginfo_t>?) {
       let memory = CrashReport.memory
-      if memory.state[handling] == 0 && (memory.state[active] != 0 || memory.state[runReportLength] != 0) {
+      let trail = crashingTrail.flatMap { $0.state[active] != 0 ? $0 : nil }
+      if memory.state[handling] == 0 && (trail != nil || memory.state[runReportLength] != 0) {
         memory.state[handling] = 1
         if memory.state[runReportLength] != 0 { writeRunReport(signal, memory) }
-        if memory.state[active] != 0 { writeReport(signal, memory) }
+        if let trail { writeReport(signal, memory, trail) }
       }
       // Give the signal back to whoever had it before: a fault faults again when this handler
       // returns; a signal that was sent (abort(), raise(), kill) is sent again.
@@ -229,13 +267,13 @@ enum CrashReport {
       out.flush()
     }
 
-    private static func writeReport(_ signal: Int32, _ memory: Memory) {
+    private static func writeReport(_ signal: Int32, _ memory: Memory, _ trail: Trail) {
       var out = startCrashLine(signal, memory)
       out.put("an exploration ran:\n")
-      out.put(memory.text, count: memory.state[textLength])
-      let points = memory.state[count]
-      let crashed = memory.state[step]
-      if crashed > 0 && memory.state[dropped] == 0 {
+      out.put(trail.text, count: trail.state[textLength])
+      let points = trail.state[count]
+      let crashed = trail.state[step]
+      if crashed > 0 && trail.state[dropped] == 0 {
         out.put("  It crashed in step ")
         out.put(decimal: crashed)
         out.put(" (")
@@ -244,21 +282,21 @@ enum CrashReport {
         out.put("call again with the strategy below: it replays the schedule and stops before step ")
         out.put(decimal: crashed)
         out.put(", so the process survives:\n    .replayUpToCrash(\"")
-        writeToken(memory, into: &out)
+        writeToken(trail, into: &out)
         out.put("\", atStep: ")
         out.put(decimal: crashed)
         out.put(")\n  To run into the crash again (under a debugger, say): .replay(\"")
-        writeToken(memory, into: &out)
+        writeToken(trail, into: &out)
         out.put("\")\n")
       } else {
         out.put("  The choices it made so far (")
         out.put(decimal: points)
         out.put(" choice point(s)")
-        if memory.state[dropped] != 0 { out.put("; only the first ones were kept") }
+        if trail.state[dropped] != 0 { out.put("; only the first ones were kept") }
         out.put(") replay with: .replay(\"")
-        writeToken(memory, into: &out)
+        writeToken(trail, into: &out)
         out.put("\")\n  ")
-        if memory.state[dropped] != 0 {
+        if trail.state[dropped] != 0 {
           out.put("The token holds only the first choice points")
         } else {
           out.put("It crashed between two steps of the schedule")
@@ -269,12 +307,12 @@ enum CrashReport {
     }
 
     /// `L2.` and the token of the choices recorded so far.
-    private static func writeToken(_ memory: Memory, into out: inout ChunkSink) {
+    private static func writeToken(_ trail: Trail, into out: inout ChunkSink) {
       out.put("L2.")
       var token = Base64URLSink(output: out)
-      let cancelled = memory.state[cancel]
+      let cancelled = trail.state[cancel]
       ReplayTokenLayout.write(
-        RawChoices(memory: memory, count: memory.state[count]),
+        RawChoices(trail: trail, count: trail.state[count]),
         cancelAtWait: cancelled == 0 ? nil : cancelled &- 1, whole: nil, into: &token)
       token.finish()
       out = token.output
@@ -305,11 +343,11 @@ enum CrashReport {
 
     /// The recorded choice points, read from raw memory.
     private struct RawChoices: TokenChoices {
-      let memory: Memory
+      let trail: Trail
       let count: Int
-      func choice(_ point: Int) -> Int { Int(memory.choices[point]) }
-      func readyCount(_ point: Int) -> Int { Int(memory.readyCounts[point]) }
-      func task(_ point: Int) -> Int { Int(memory.tasks[point]) }
+      func choice(_ point: Int) -> Int { Int(trail.choices[point]) }
+      func readyCount(_ point: Int) -> Int { Int(trail.readyCounts[point]) }
+      func task(_ point: Int) -> Int { Int(trail.tasks[point]) }
     }
 
     /// A fixed buffer written to standard error with `write(2)` whenever it fills up.
@@ -358,11 +396,14 @@ enum CrashReport {
       }
     }
   #else
-    static func beginExploration(_ line: String) {}
-    static func beginSchedule(_ during: String, cancelAtWait: Int?) {}
-    static func endExploration() {}
-    static func record(choice: Int, readyCount: Int, task: Int) {}
-    static func record(step number: Int) {}
+    struct Trail: Sendable {
+      static func take() -> Trail { Trail() }
+      func end() {}
+      func beginSchedule(_ during: String, of exploration: String, cancelAtWait: Int?) {}
+      func record(choice: Int, readyCount: Int, task: Int) {}
+      func record(step number: Int) {}
+      func recording<T>(_ body: () -> T) -> T { body() }
+    }
     static func holdRunReport(_ report: String, for run: AnyObject) {}
     static func releaseRunReport(for run: AnyObject) {}
   #endif

@@ -11,14 +11,15 @@
 //    (Run/ReadyQueue.swift), or an exploration's picker (Run/ExploredJobs.swift, Exploration/Pickers/).
 // 5. Run: a stretch of draining runs it (`runJobs` in Runtime/Drain/DeterministicRun.swift); the
 //    drain loop (Runtime/Drain/DrainLoop.swift) says on which thread, from one table
-//    (Runtime/Drain/DrainTable.swift): the caller's thread, the main actor, or Lockstep's own
-//    (Runtime/Drain/DrainThread.swift). A main-actor job runs only with the lease of the real main
+//    (Runtime/Drain/DrainTable.swift): the caller's thread (Runtime/Drain/InlineDrains.swift), the
+//    main actor, or a thread of Lockstep's own (Runtime/Drain/DrainThread.swift). A switch of a
+//    job to a default actor claims the actor for the run (Runtime/Routing/ActorClaims.swift). A main-actor job runs only with the lease of the real main
 //    actor (Runtime/Drain/MainActorAccess.swift). A main-queue block a job queues becomes a job of
 //    the run (Runtime/Executors/MainQueueHandOff.swift); a block for another queue, a thread or a
 //    Dispatch source's handler is the run's outside work (Runtime/Executors/OutsideWorkTracking.swift,
 //    Run/OutsideWork.swift), which keeps virtual time still and holds deadlock reports back.
 //
-// Runtime/Lifecycle/RunLifecycle.swift starts every run under the run lock
-// (Runtime/Lifecycle/RunSerializer.swift); Exploration/Explorer/Explorer.swift runs one per
+// Runtime/Lifecycle/RunLifecycle.swift starts every run, side by side with other tests' runs;
+// Exploration/Explorer/Explorer.swift runs one per
 // schedule, its picker chosen by a strategy (Exploration/Strategies/). CONTRIBUTING.md lists the
 // runtime's invariants and the test of each.

@@ -1,6 +1,7 @@
 import LockstepTestSupport
-import LockstepTesting
 import Testing
+
+@testable import LockstepTesting
 
 #if canImport(Glibc)
   import Glibc
@@ -104,6 +105,40 @@ struct CrashReportTests {
       #expect(replay.divergence == nil)
       #expect(replay.failure?.failures.first?.contains("takes from an empty stock") == true, "\(replay)")
       #expect(issues.count == 1)
+    }
+
+    /// Explorations proceed side by side, each with a crash trail of its own: the crash names the
+    /// exploration whose schedule crashed, not the one running beside it.
+    @Test func aTrapBesideAnotherExplorationNamesTheExplorationThatCrashed() async throws {
+      let crashed = try #require(
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+          let besideSchedules = Locked(0)
+          async let beside = explore(.random(schedules: 1_000_000, seed: 11)) {
+            besideSchedules.withLock { $0 += 1 }
+            await withTaskGroup(of: Void.self) { group in
+              group.addTask { await Task.yield() }  // allowed: choice points, and no failure
+              group.addTask {}
+            }
+          }
+          try? await waitUntil("the other exploration runs") { besideSchedules.value > 0 }
+          await explore(.random(schedules: 50, seed: 3)) {
+            // The other exploration begins schedules while this one runs, up to its crash.
+            let seen = besideSchedules.value
+            let bound = RealTime.now + .seconds(20)
+            while besideSchedules.value < seen + 2 && RealTime.now < bound {}
+            try await twoTakers(trapping: true)
+          }
+          _ = await beside
+        })
+      let report = String(decoding: crashed.standardErrorContent, as: UTF8.self)
+      #expect(report.contains("explore random(schedules: 50, seed: 3)"), "\(report)")
+      #expect(!report.contains("explore random(schedules: 1000000, seed: 11)"), "\(report)")
+      let (token, step) = try #require(upToCrash(in: report), "\(report)")
+      let (replay, _) = await collectingIssues {
+        await explore(.replayUpToCrash(token, atStep: step)) { try await twoTakers(trapping: true) }
+      }
+      #expect(replay.stoppedBeforeCrashingStep == step, "\(replay)")
+      #expect(replay.divergence == nil, "\(replay)")
     }
 
     @Test func theReportedStrategyReplaysTheScheduleUpToTheCrashAndStopsBeforeIt() async throws {

@@ -388,11 +388,10 @@ final class OutsideResumption: Sendable {
   }
 }
 
-/// A thousand runs in a row. Runs of one process take turns (one run lock, first come, first
-/// served), so this test waits behind every other test's runs a thousand times: alone it takes a
-/// second under the thread sanitizer, but in the whole suite under the sanitizer with every core
-/// busy (`TSAN=1 scripts/stress.sh`) it once ran past a minute. Its limit is a failure bound for a
-/// hang, wide enough that a passing run never reaches it.
+/// A thousand runs in a row. Alone it takes a second under the thread sanitizer, but in the whole
+/// suite under the sanitizer with every core busy (`TSAN=1 scripts/stress.sh`) it once ran past a
+/// minute. Its limit is a failure bound for a hang, wide enough that a passing run never reaches
+/// it.
 @Suite(.timeLimit(.minutes(3)))
 struct RepeatedRunTests {
   @Test func theSameSeedGivesTheSameTraceAThousandTimes() async throws {

@@ -241,7 +241,7 @@ private func quarantineTwiceWhileAnotherHolderTakesTheBody() async -> String? {
           holder.withLock { $0.removeAll() }
           slot.withLock { $0 = nil }
         }
-        try await RunLifecycle.exclusively(at: CallSite()) {
+        try await RunLifecycle.starting(at: CallSite()) {
           let before = references(to: lent)
           for run in 1...2 {
             let completion = await DeterministicRun(order: .fifo, timeout: .seconds(30), site: CallSite())

@@ -96,6 +96,36 @@ struct ParallelRunsTests {
     #expect(waits.contains("to end: both use actor SharedLog"), "\(waits)")
   }
 
+  @Test func twoExplorationsProceedAtTheSameTime() async throws {
+    let started = Locked(0)
+    // Each exploration's first schedule waits until the other's has started: with explorations
+    // one at a time, it would wait out its failure bound.
+    func exploration(seed: UInt64) async -> (ExplorationResult, Bool) {
+      let saw = Locked(true)
+      let (result, _) = await collectingIssues {
+        await explore(.random(schedules: 3, seed: seed)) {
+          if started.withLock({
+            $0 += 1
+            return $0
+          }) <= 2 {
+            let both = spin { started.value >= 2 }
+            saw.withLock { $0 = $0 && both }
+          }
+          await withTaskGroup(of: Void.self) { group in
+            group.addTask { await Task.yield() }  // allowed: choice points for the exploration
+            group.addTask {}
+          }
+        }
+      }
+      return (result, saw.value)
+    }
+    async let first = exploration(seed: 1)
+    async let second = exploration(seed: 2)
+    let ((a, sawA), (b, sawB)) = await (first, second)
+    #expect(a.passed && b.passed, "\(a)\n\(b)")
+    #expect(sawA && sawB, "each exploration saw the other start while it ran")
+  }
+
   @Test func mainActorJobsOfParallelRunsNeverOverlap() async throws {
     await MainActor.run { MainCounter.value = 0 }
     try await withThrowingTaskGroup(of: Void.self) { group in
@@ -202,5 +232,39 @@ struct ActorClaimsTests {
       Issue.record("another actor at a freed actor's address is free")
       return
     }
+  }
+}
+
+/// The slots that bound how many explorations run at once.
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
+struct ExplorationSlotsTests {
+  @Test func aWaiterGetsTheSlotGivenBackAndACancelledOneStopsWaiting() async throws {
+    let slots = ExplorationSlots(slots: 1)
+    #expect(await slots.acquire() == .zero)
+    let second = Task { await slots.acquire() }
+    try await waitUntil("the second waits") { slots.waiting == 1 }
+    let third = Task { await slots.acquire() }
+    try await waitUntil("the third waits") { slots.waiting == 2 }
+    third.cancel()
+    #expect(await third.value == nil, "a cancelled waiter stops waiting, holding no slot")
+    slots.release()
+    #expect(await second.value != nil, "the slot given back goes to the first waiter")
+    #expect(slots.waiting == 0)
+  }
+
+  @Test func aLongExplorationLetsAWaitingOneGoFirst() async throws {
+    let slots = ExplorationSlots(slots: 1)
+    _ = await slots.acquire()
+    let waiter = Task {
+      let waited = await slots.acquire()
+      slots.release()
+      return waited
+    }
+    try await waitUntil("the other exploration waits") { slots.waiting == 1 }
+    #expect(await slots.share(heldSince: RealTime.now) == nil, "within its slice it keeps its core")
+    let takenBack = await slots.share(heldSince: RealTime.now - ExplorationSlots.slice)
+    #expect(takenBack != nil, "past its slice it lets the waiting one go first")
+    #expect(await waiter.value != nil)
+    slots.release()
   }
 }

@@ -110,7 +110,7 @@ public nonisolated(nonsending) func explore(
       let explorer = Explorer(
         setup: setup, cancellation: cancellation, maxSteps: maxSteps, timeout: timeout,
         gracePeriod: gracePeriod, site: site, body: body)
-      let result = try await RunLifecycle.exclusively(at: site) {
+      let result = try await RunLifecycle.exploring(at: site) {
         await FailureCapture.capturing { capture in await explorer.run(capture) }
       }
       return (result, explorer.misuse, explorer.staleReports, explorer.elapsed)
@@ -122,7 +122,7 @@ public nonisolated(nonsending) func explore(
         + "exploration runs the body on the scheduler itself, once per schedule. Call explore "
         + "from a test that is not under the .deterministic trait or withDeterministicScheduling. "
         + "Nothing ran.", setup, cancellation, at: site)
-  } catch let error as RunLockWaitCancelled {
+  } catch let error as ExplorationWaitCancelled {
     return notRun("\(error)", setup, cancellation, at: site)
   } catch {
     return notRun("explore could not run: \(error)", setup, cancellation, at: site)

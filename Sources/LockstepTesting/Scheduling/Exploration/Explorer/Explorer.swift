@@ -33,6 +33,8 @@ struct ScheduleOutcome: Sendable {
 /// to run next until it is done, its time budget ran out, or a schedule fails; then shrinks the
 /// failure, replays the result once and describes it. It knows no particular strategy.
 final class Explorer: @unchecked Sendable {
+  /// Where this exploration's schedules record their choices and steps for a crash report.
+  private var crashTrail: CrashReport.Trail?
   let setup: ExplorationSetup
   let cancellation: CancellationInjection
   let maxSteps: Int
@@ -95,10 +97,12 @@ final class Explorer: @unchecked Sendable {
   }
 
   func run(_ capture: FailureCapture) async -> ExplorationResult {
-    CrashReport.beginExploration("explore \(setup.title) at \(site)")
-    defer { CrashReport.endExploration() }
+    let trail = CrashReport.Trail.take()
+    crashTrail = trail
+    defer { trail.end() }
     let started = ExplorationClock()
     var waitedForOthers = Duration.zero
+    var slotSince = RealTime.now
     defer { elapsed = started.elapsed - waitedForOthers }
     progress = ProgressReporter(subject: progress.subject)
     let strategy = setup.effective
@@ -131,12 +135,10 @@ final class Explorer: @unchecked Sendable {
       // thread to other work now and then, so that a long exploration does not keep a thread of
       // the cooperative pool from the rest of the tests.
       await RunLifecycle.yieldNowAndThen()
-      // Fair to other tests: their runs wait for the lock this exploration holds.
+      // Fair to other tests: their explorations wait for the core this one holds.
       let waitStarted = ExplorationClock()
-      if await RunLifecycle.shareLockIfOthersWait(
-        at: site, around: { CrashReport.endExploration() },
-        { CrashReport.beginExploration("explore \(setup.title) at \(site)") })
-      {
+      if let taken = await ExplorationSlots.shared.share(heldSince: slotSince) {
+        slotSince = taken
         waitedForOthers += waitStarted.elapsed
       }
       let outcome = await runSchedule(planned, capture, during: during)
@@ -281,10 +283,12 @@ final class Explorer: @unchecked Sendable {
   func runSchedule(_ planned: PlannedSchedule, _ capture: FailureCapture, during: String) async
     -> ScheduleOutcome
   {
-    CrashReport.beginSchedule(during, cancelAtWait: planned.cancelAtWait)
+    let trail = crashTrail ?? CrashReport.Trail.take()
+    crashTrail = trail
+    trail.beginSchedule(during, of: "explore \(setup.title) at \(site)", cancelAtWait: planned.cancelAtWait)
     let run = DeterministicRun(
-      order: .picked(CrashTrailPicker(planned.picker)), cancelAtWait: planned.cancelAtWait,
-      stepLimit: maxSteps, stopBeforeStep: planned.stopBeforeStep, recordsStepsForCrashReport: true,
+      order: .picked(CrashTrailPicker(planned.picker, trail: trail)), cancelAtWait: planned.cancelAtWait,
+      stepLimit: maxSteps, stopBeforeStep: planned.stopBeforeStep, crashTrail: trail,
       timeout: timeout, gracePeriod: gracePeriod, site: site)
     let mark = capture.mark
     let completion = await run.perform(body)

@@ -1,9 +1,14 @@
-/// Wraps the picker of an explored schedule and appends each of its choices to the
-/// ``CrashReport``'s raw memory, so that a crash can print the token of the choices made so far.
+/// Wraps the picker of an explored schedule and appends each of its choices to the exploration's
+/// crash trail (``CrashReport/Trail``), so that a crash can print the token of the choices made so
+/// far.
 struct CrashTrailPicker: SchedulePicker {
   private(set) var picker: any SchedulePicker
+  let trail: CrashReport.Trail
 
-  init(_ picker: any SchedulePicker) { self.picker = picker }
+  init(_ picker: any SchedulePicker, trail: CrashReport.Trail) {
+    self.picker = picker
+    self.trail = trail
+  }
 
   var record: ScheduleRecord { picker.record }
   var diverged: Bool { picker.diverged }
@@ -11,7 +16,7 @@ struct CrashTrailPicker: SchedulePicker {
 
   mutating func pick(among tasks: [Int], previous: Int, step: Int) -> Int {
     let index = picker.pick(among: tasks, previous: previous, step: step)
-    CrashReport.record(choice: index, readyCount: tasks.count, task: tasks[index])
+    trail.record(choice: index, readyCount: tasks.count, task: tasks[index])
     return index
   }
 }

@@ -12,16 +12,13 @@ final class DeterministicRun: @unchecked Sendable {
   /// The step (from 1) before which the run stops, when it replays a crash up to the step that
   /// crashed (``ExplorationStrategy/replayUpToCrash(_:atStep:)``); `nil` otherwise.
   let stopBeforeStep: Int?
-  /// Whether each step stores its number for the crash report (``CrashReport/record(step:)``): a
-  /// schedule of an exploration.
-  let recordsStepsForCrashReport: Bool
+  /// Where each step stores its number for the crash report (``CrashReport/Trail/record(step:)``):
+  /// the trail of a schedule's exploration; `nil` for other runs.
+  let crashTrail: CrashReport.Trail?
   let state: Locked<RunState<ScheduledJob>>
   /// What the run's jobs read as now; `nil` when they read the real clocks (``VirtualNow``).
   let clocks: RunClocks?
   private let wakeup = DispatchSemaphore(value: 0)
-  /// An exploration's holding of the exploration lock, which the watchdog releases if the run's
-  /// thread blocks for good (``RunWatchdog``); `nil` for other runs.
-  let lockHolding: RunLockHolding?
   /// Where the watchdog reports a run whose thread blocked: the test that started the run.
   let issueContext: IssueContext
   /// Cancels the body task; set before draining.
@@ -105,18 +102,17 @@ final class DeterministicRun: @unchecked Sendable {
   /// when `virtualNow` is true.
   init(
     order: ReadyJobs<ScheduledJob>.Order, cancelAtWait: Int? = nil, stepLimit: Int = .max,
-    stopBeforeStep: Int? = nil, recordsStepsForCrashReport: Bool = false,
+    stopBeforeStep: Int? = nil, crashTrail: CrashReport.Trail? = nil,
     timeout: Duration, gracePeriod: Duration = .zero, site: CallSite,
     virtualNow: Bool = VirtualNow.isInEffect
   ) {
-    lockHolding = RunLockHolding.current
     issueContext = IssueContext.current()
     self.site = site
     self.timeout = timeout
     self.gracePeriod = gracePeriod
     self.stepLimit = stepLimit
     self.stopBeforeStep = stopBeforeStep
-    self.recordsStepsForCrashReport = recordsStepsForCrashReport
+    self.crashTrail = crashTrail
     clocks = virtualNow ? RunClocks(wallStart: VirtualNow.startForRun) : nil
     state = Locked(RunState(order: order, cancelAtWait: cancelAtWait, readsVirtualNow: virtualNow))
     switchRecord.initialize(to: lockstep_task_switch_record())
@@ -368,7 +364,7 @@ final class DeterministicRun: @unchecked Sendable {
     releaseParkedThreads(abandoned.parked)
     let outcome = DrainOutcome.blocked(
       abandoned.trace,
-      blocked: "\(abandoned.blocked), for \(RunLockWait.text(blockedFor)) past the run's bound,",
+      blocked: "\(abandoned.blocked), for \(blockedFor.millisecondsText) past the run's bound,",
       tasks: abandoned.tasks)
     guard noteAbandoned(outcome) else { return nil }
     return outcome
@@ -389,11 +385,15 @@ final class DeterministicRun: @unchecked Sendable {
   /// posted on this thread go to the run.
   private func asDrainThread<T>(_ body: () -> T) -> T {
     drainerTaskID = RuntimeHooks.currentTaskID()
-    return DrainingRun.with(self) {
-      ActorClaims.claiming(for: self) {
-        TaskCreationHook.observing(self) { MainQueueHandOff.observing(self, body) }
+    func drain() -> T {
+      DrainingRun.with(self) {
+        ActorClaims.claiming(for: self) {
+          TaskCreationHook.observing(self) { MainQueueHandOff.observing(self, body) }
+        }
       }
     }
+    guard let crashTrail else { return drain() }
+    return crashTrail.recording(drain)
   }
 
   /// Runs one job of the run on this thread, reading the run's clocks at `now`; a main-actor job
@@ -439,9 +439,9 @@ final class DeterministicRun: @unchecked Sendable {
     runningTaskID = job.taskID
     runningNameChecked = !needsName
     jobStart = ContinuousClock.now
-    if recordsStepsForCrashReport { CrashReport.record(step: step) }
+    crashTrail?.record(step: step)
     runJob(job, now: now, holding: lease)
-    if recordsStepsForCrashReport { CrashReport.record(step: 0) }
+    crashTrail?.record(step: 0)
     runningTaskID = nil
     if isKept { progress.suspendedAt = SuspendedTaskStacks.site(of: job.job) }
     if job.isActorJob { noteTasksOfActorJob() }
@@ -517,9 +517,9 @@ final class DeterministicRun: @unchecked Sendable {
           holding: lease)
         if let stop { return recordingSuspension(stop) }
       case .resume(let wait):
-        if recordsStepsForCrashReport { CrashReport.record(step: number) }
+        crashTrail?.record(step: number)
         if let stop = resume(wait) { return stop }
-        if recordsStepsForCrashReport { CrashReport.record(step: 0) }
+        crashTrail?.record(step: 0)
       case .fire(let action):
         // Outside work that reads the run's clocks (XCTest's waiter) sees the time the timer fires at.
         clocks?.set(elapsed: state.withLock { $0.nowNanoseconds })

@@ -194,8 +194,7 @@ extension DeterministicRun {
 
   /// Ends the run that a helper drained to its end while the thread that carries the run to its
   /// caller is parked: that thread, released from its wait when the run was quarantined, returns
-  /// `outcome` to the caller once its job does; the drain thread's caller gets it at once. The run
-  /// lock is handed on now.
+  /// `outcome` to the caller once its job does; the drain thread's caller gets it at once.
   func endWhileParked(_ outcome: DrainOutcome) {
     // A thread parked in `queue.sync` cannot be released: the call returns when the queue is
     // done. The failure is reported now, as the watchdog reports a blocked job.
@@ -205,7 +204,6 @@ extension DeterministicRun {
       reportIssue("\(failure)", at: site, context: issueContext)
     }
     DrainThread.shared.replace(ifDraining: self, outcome: outcome)
-    lockHolding?.release()
   }
 }
 

@@ -3,8 +3,8 @@ import Foundation
 /// Fails a run whose thread is held by one job past the run's real-time bound — a call that never
 /// returns (a semaphore wait, a lock, `queue.sync`), or a loop that never suspends — which the
 /// drain, checking its bound between jobs, can never see: the run is quarantined, its failure
-/// reported to the test that started it, the run lock handed on (``RunLockHolding``) and, if the
-/// blocked thread is ``DrainThread``, a fresh one started, so that no later test waits behind it.
+/// reported to the test that started it, its actors handed to the runs waiting for them
+/// (``ActorClaims``), and its drain thread, if it is one of Lockstep's, given up.
 ///
 /// One thread for the process, started with the executors, looks at the runs in progress every
 /// ``checkInterval``: a run costs it nothing, and a run that ends in time is never looked at
@@ -67,13 +67,12 @@ enum RunWatchdog {
     }
   }
 
-  /// Reports the run's failure to its test, hands the run lock on, and replaces the drain thread
-  /// if it is the one blocked. The blocked caller itself stays where it is.
+  /// Reports the run's failure to its test and gives up its drain thread if it is the one
+  /// blocked. The blocked caller itself stays where it is.
   private static func giveUp(_ run: DeterministicRun, _ outcome: DrainOutcome) {
     DrainThread.shared.replace(ifDraining: run)
     if let failure = outcome.failure(timeout: run.timeout, site: run.site) {
       reportIssue("\(failure)", at: run.site, context: run.issueContext)
     }
-    run.lockHolding?.release()
   }
 }

@@ -12,7 +12,7 @@
 /// Why the unchecked hand-off is sound: the caller stays suspended (or blocked, in the blocking
 /// form) for the whole run, from before the body's task starts until the run's drain has ended,
 /// and the body only runs inside the run. So the body and the caller never run at the same time:
-/// what the body captures is touched by one of them at a time, with the run lock's and the
+/// what the body captures is touched by one of them at a time, with the entry point's and the
 /// drain's hand-offs ordering their accesses, and what it returns reaches the caller only after
 /// the body is done. An `explore` body runs once per schedule, one schedule after another.
 ///

@@ -5,8 +5,8 @@ import Dispatch
 ///
 /// 1. check that a run can start here (the executors can be installed; not inside another run,
 ///    which is a misuse: ``NestedDeterministicRun``);
-/// 2. an exploration takes the process's exploration lock (``RunSerializer``); other runs proceed
-///    side by side, each on its own thread;
+/// 2. runs of different tests proceed side by side, each on its own thread (an actor two of them
+///    use is theirs one after the other: ``ActorClaims``);
 /// 3. for each run: start the body as the run's first task, drain the run, and read what came of
 ///    it (``RunCompletion``).
 ///
@@ -48,54 +48,10 @@ enum RunLifecycle {
     return try await operation()
   }
 
-  /// Checks that runs can start here, then runs `operation` holding the process's exploration
-  /// lock: explorations take turns (the crash report keeps one exploration's schedule), while the
-  /// runs of other tests proceed beside them. An exploration started at `site` that waited long
-  /// for the lock, and whose test was cancelled meanwhile (its time limit, most often), says how
-  /// long it waited.
-  nonisolated(nonsending) static func exclusively<T>(
-    at site: CallSite, _ operation: nonisolated(nonsending) () async throws -> T
-  ) async throws -> T {
-    try checkCanStart()
-    let wait = try await RunSerializer.shared.acquire(for: site)
-    let holding = RunLockHolding()
-    defer {
-      holding.release()
-      if Task.isCancelled, let warning = wait.warning(at: site) {
-        reportWarning(warning, at: site, aboutTheProcess: true)
-      }
-    }
-    return try await RunLockHolding.$current.withValue(holding) {
-      if !VirtualNow.isInEffect && needsWarmUp() { _ = await warmUpRun().perform(LentBody(warmUp)) }
-      await yieldNowAndThen()
-      return try await operation()
-    }
-  }
-
-  /// How long a long exploration holds the run lock while the runs of other tests wait for it,
-  /// before it lets them go first (``shareLockIfOthersWait(at:around:)``).
-  static let lockSlice: Duration = .milliseconds(100)
-
-  /// Between two schedules of a long exploration: when runs of other tests wait for the lock and
-  /// the exploration has held it for ``lockSlice``, lets them go first and takes it back behind
-  /// them — so that a five-minute exploration does not hold every other deterministic test of the
-  /// process for five minutes. `pause` and `resume` run around the wait (the crash report's
-  /// context). Returns whether it let runs go first.
-  @discardableResult
-  nonisolated(nonsending) static func shareLockIfOthersWait(
-    at site: CallSite, around pause: () -> Void, _ resume: () -> Void
-  ) async -> Bool {
-    guard RunSerializer.shared.othersWait(after: lockSlice) else { return false }
-    pause()
-    await RunSerializer.shared.letWaitingRunsGoFirst(for: site)
-    resume()
-    return true
-  }
-
   /// Gives the calling thread to other work if runs have kept it busy for a while: runs are
   /// drained on the caller's thread, and a test that runs a thousand of them in a row would
   /// otherwise hold a thread of the cooperative pool for as long as a long CPU-bound loop. Called
-  /// with the run lock held, between runs (and by `explore`, between schedules).
+  /// between runs (and by `explore`, between schedules).
   nonisolated(nonsending) static func yieldNowAndThen() async {
     let now = RealTime.now
     let due = lastYield.withLock { last in
@@ -106,6 +62,28 @@ enum RunLifecycle {
     if due { await Task.yield() }  // fairness to other work, not synchronisation
   }
   private static let lastYield = Locked(RealTime.now)
+
+  /// ``starting(at:_:)`` for an exploration started at `site`: it takes one of the process's
+  /// exploration slots first (``ExplorationSlots``). An exploration that waited ten seconds or
+  /// more for one says so in a warning; a test cancelled while it waits throws
+  /// ``ExplorationWaitCancelled``.
+  nonisolated(nonsending) static func exploring<T>(
+    at site: CallSite, _ operation: nonisolated(nonsending) () async throws -> T
+  ) async throws -> T {
+    try checkCanStart()
+    let ahead = ExplorationSlots.shared.waiting
+    guard let waited = await ExplorationSlots.shared.acquire() else {
+      throw ExplorationWaitCancelled(site: site, explorationsAhead: ahead)
+    }
+    defer { ExplorationSlots.shared.release() }
+    if waited >= .seconds(10) {
+      reportWarning(
+        "The exploration started at \(site) waited \(waited.millisecondsText) for a core, behind "
+          + "\(ahead + 1) exploration(s) of other tests: at most one exploration a core runs at a "
+          + "time in a process. \(ExplorationWaitCancelled.advice)", at: site, aboutTheProcess: true)
+    }
+    return try await starting(at: site, operation)
+  }
 
   /// The blocking form of ``starting(at:_:)``, for synchronous callers.
   static func startingBlocking<T>(at site: CallSite, _ operation: () throws -> T) throws -> T {

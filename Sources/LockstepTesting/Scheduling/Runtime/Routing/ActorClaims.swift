@@ -236,7 +236,7 @@ struct OtherRunWait: Sendable {
         + "\(why); the two runs' orders on it depend on timing (mark such tests `.serialized`)"
     }
     let waited =
-      "waited \(RunLockWait.text(waited)) for the run started at \(otherRun) to end: both use actor \(actor)"
+      "waited \(waited.millisecondsText) for the run started at \(otherRun) to end: both use actor \(actor)"
     return servedInTurn
       ? waited
       : waited + ", then went on beside it at its own deadline (its order on the actor depends on timing)"
