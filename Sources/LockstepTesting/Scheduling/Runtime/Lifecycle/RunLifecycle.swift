@@ -65,7 +65,8 @@ enum RunLifecycle {
 
   /// ``starting(at:_:)`` for an exploration started at `site`: it takes one of the process's
   /// exploration slots first (``ExplorationSlots``). An exploration that waited ten seconds or
-  /// more for one says so in a warning; a test cancelled while it waits throws
+  /// more for one and whose test was then cancelled says so in a warning; a test cancelled while it
+  /// waits throws
   /// ``ExplorationWaitCancelled``.
   nonisolated(nonsending) static func exploring<T>(
     at site: CallSite, _ operation: nonisolated(nonsending) () async throws -> T
@@ -75,12 +76,15 @@ enum RunLifecycle {
     guard let waited = await ExplorationSlots.shared.acquire() else {
       throw ExplorationWaitCancelled(site: site, explorationsAhead: ahead)
     }
-    defer { ExplorationSlots.shared.release() }
-    if waited >= .seconds(10) {
-      reportWarning(
-        "The exploration started at \(site) waited \(waited.millisecondsText) for a core, behind "
-          + "\(ahead + 1) exploration(s) of other tests: at most one exploration a core runs at a "
-          + "time in a process. \(ExplorationWaitCancelled.advice)", at: site, aboutTheProcess: true)
+    defer {
+      ExplorationSlots.shared.release()
+      // A wait is said when it mattered: the test ran out of time (its time limit cancelled it).
+      if waited >= .seconds(10) && Task.isCancelled {
+        reportWarning(
+          "The exploration started at \(site) waited \(waited.millisecondsText) for a core, behind "
+            + "\(ahead + 1) exploration(s) of other tests: at most one exploration a core runs at "
+            + "a time in a process. \(ExplorationWaitCancelled.advice)", at: site, aboutTheProcess: true)
+      }
     }
     return try await starting(at: site, operation)
   }
