@@ -34,11 +34,13 @@ enum ActorClaims {
   private static func switched(_ run: DeterministicRun, to actor: UnsafeRawPointer) {
     guard run.state.withLock({ $0.claimingActors() }) else { return }
     let object = Unmanaged<AnyObject>.fromOpaque(actor).takeUnretainedValue()
-    let holdsMainActor = MainActorAccess.isHeldHere
-    let decision = registry.withLock { registry in
-      registry.claim(
-        UInt(bitPattern: actor), object: object, by: ObjectIdentifier(run), at: run.site,
-        mayWait: !holdsMainActor)
+    var decision = registry.withLock { registry in
+      registry.claim(UInt(bitPattern: actor), object: object, by: ObjectIdentifier(run), at: run.site)
+    }
+    // Asked only when the run would wait: reading it costs more than a claim.
+    if case .wait(let turn, let holder) = decision, MainActorAccess.isHeldHere {
+      registry.withLock { $0.giveUp(turn, of: ObjectIdentifier(run)) }
+      decision = .goesOnBeside(holder, why: Registry.mainActorReason)
     }
     switch decision {
     case .proceed: return
@@ -148,14 +150,13 @@ enum ActorClaims {
     /// thread for its turn when `mayWait`.
     mutating func claim(
       _ address: UInt, object: AnyObject, by run: ObjectIdentifier, at site: CallSite = CallSite(),
-      mayWait: Bool
+      mayWait: Bool = true
     ) -> Decision {
       if let claim = claims[address], claim.object === object {
         if claim.owner == run { return .proceed }
         let holder = Holder(run: claim.owner, site: claim.site)
         if !mayWait {
-          return .goesOnBeside(
-            holder, why: "this run's thread holds the main actor, which the other run may need")
+          return .goesOnBeside(holder, why: Self.mainActorReason)
         }
         if waits(claim.owner, transitivelyFor: run) {
           return .goesOnBeside(holder, why: "the other run waits for an actor this run holds")
@@ -171,6 +172,9 @@ enum ActorClaims {
       held[run, default: []].append(address)
       return .proceed
     }
+
+    static let mainActorReason =
+      "this run's thread holds the main actor, which the other run may need"
 
     /// Whether `run`, following who waits for whom, waits for `other`.
     func waits(_ run: ObjectIdentifier, transitivelyFor other: ObjectIdentifier) -> Bool {
