@@ -85,6 +85,11 @@ enum CrashReport {
       /// The exploration is over: a crash from now on is none of its business.
       func end() {
         state[active] = 0
+      }
+
+      /// Nothing records into the trail any more: a later exploration may take it.
+      func giveBack() {
+        end()
         Self.spare.withLock { $0.append(self) }
       }
 
@@ -175,7 +180,7 @@ enum CrashReport {
       var discard = ChunkSink(buffer: memory.chunk, capacity: chunkCapacity, discards: true)
       let warm = Trail.take()
       writeToken(warm, into: &discard)
-      warm.end()
+      warm.giveBack()
     }()
 
     private static let handler:
@@ -399,6 +404,7 @@ enum CrashReport {
     struct Trail: Sendable {
       static func take() -> Trail { Trail() }
       func end() {}
+      func giveBack() {}
       func beginSchedule(_ during: String, of exploration: String, cancelAtWait: Int?) {}
       func record(choice: Int, readyCount: Int, task: Int) {}
       func record(step number: Int) {}

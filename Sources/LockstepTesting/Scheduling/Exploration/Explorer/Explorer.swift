@@ -34,7 +34,9 @@ struct ScheduleOutcome: Sendable {
 /// failure, replays the result once and describes it. It knows no particular strategy.
 final class Explorer: @unchecked Sendable {
   /// Where this exploration's schedules record their choices and steps for a crash report.
-  private var crashTrail: CrashReport.Trail?
+  private let crashTrail = CrashReport.Trail.take()
+
+  deinit { crashTrail.giveBack() }
   let setup: ExplorationSetup
   let cancellation: CancellationInjection
   let maxSteps: Int
@@ -97,9 +99,7 @@ final class Explorer: @unchecked Sendable {
   }
 
   func run(_ capture: FailureCapture) async -> ExplorationResult {
-    let trail = CrashReport.Trail.take()
-    crashTrail = trail
-    defer { trail.end() }
+    defer { crashTrail.end() }
     let started = ExplorationClock()
     var waitedForOthers = Duration.zero
     var slotSince = RealTime.now
@@ -283,8 +283,7 @@ final class Explorer: @unchecked Sendable {
   func runSchedule(_ planned: PlannedSchedule, _ capture: FailureCapture, during: String) async
     -> ScheduleOutcome
   {
-    let trail = crashTrail ?? CrashReport.Trail.take()
-    crashTrail = trail
+    let trail = crashTrail
     trail.beginSchedule(during, of: "explore \(setup.title) at \(site)", cancelAtWait: planned.cancelAtWait)
     let run = DeterministicRun(
       order: .picked(CrashTrailPicker(planned.picker, trail: trail)), cancelAtWait: planned.cancelAtWait,

@@ -43,6 +43,13 @@ enum RunLifecycle {
     at site: CallSite, _ operation: nonisolated(nonsending) () async throws -> T
   ) async throws -> T {
     try checkCanStart()
+    return try await started(operation)
+  }
+
+  /// ``starting(at:_:)`` once the start was checked: the process's warm-up, then `operation`.
+  nonisolated(nonsending) private static func started<T>(
+    _ operation: nonisolated(nonsending) () async throws -> T
+  ) async throws -> T {
     if !VirtualNow.isInEffect && needsWarmUp() { _ = await warmUpRun().perform(LentBody(warmUp)) }
     await yieldNowAndThen()
     return try await operation()
@@ -86,7 +93,7 @@ enum RunLifecycle {
             + "a time in a process. \(ExplorationWaitCancelled.advice)", at: site, aboutTheProcess: true)
       }
     }
-    return try await starting(at: site, operation)
+    return try await started(operation)
   }
 
   /// The blocking form of ``starting(at:_:)``, for synchronous callers.
