@@ -451,13 +451,13 @@ static int pending_registration_count;
 static pthread_mutex_t pending_registrations_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void note_pending_registration(void *source, source_handler_block *wrapper) {
-  pthread_mutex_lock(&pending_registrations_lock);
+  lockstep_private_mutex_lock(&pending_registrations_lock);
   if (pending_registration_count < pending_registration_limit) {
     pending_registrations[pending_registration_count].source = source;
     pending_registrations[pending_registration_count].wrapper = wrapper;
     __atomic_store_n(&pending_registration_count, pending_registration_count + 1, __ATOMIC_RELEASE);
   }
-  pthread_mutex_unlock(&pending_registrations_lock);
+  lockstep_private_mutex_unlock(&pending_registrations_lock);
 }
 
 /// The wrapped registration handler of `source`, taken from the pending ones; `NULL` if none.
@@ -466,7 +466,7 @@ static source_handler_block *take_pending_registration(void *source) {
     return NULL;
   }
   source_handler_block *wrapper = NULL;
-  pthread_mutex_lock(&pending_registrations_lock);
+  lockstep_private_mutex_lock(&pending_registrations_lock);
   for (int index = 0; index < pending_registration_count; index++) {
     if (pending_registrations[index].source != source) continue;
     wrapper = pending_registrations[index].wrapper;
@@ -474,7 +474,7 @@ static source_handler_block *take_pending_registration(void *source) {
     __atomic_store_n(&pending_registration_count, pending_registration_count - 1, __ATOMIC_RELEASE);
     break;
   }
-  pthread_mutex_unlock(&pending_registrations_lock);
+  lockstep_private_mutex_unlock(&pending_registrations_lock);
   return wrapper;
 }
 

@@ -515,7 +515,7 @@ int lockstep_source_lines(const uintptr_t *addresses, int count, lockstep_source
     return -1;
   }
   int readable = 0;
-  pthread_mutex_lock(&images_lock);
+  lockstep_private_mutex_lock(&images_lock);
   for (int index = 0; index < count; index++) {
     lines[index] = (lockstep_source_line){0};
     holders[index] = image_holding(addresses[index]);
@@ -539,7 +539,7 @@ int lockstep_source_lines(const uintptr_t *addresses, int count, lockstep_source
     qsort(sorted, (size_t)sorted_count, sizeof *sorted, compare_addresses);
     run_units((image_lines *)image, sorted, sorted_count, lines);
   }
-  pthread_mutex_unlock(&images_lock);
+  lockstep_private_mutex_unlock(&images_lock);
   free(sorted);
   free(holders);
   return readable;

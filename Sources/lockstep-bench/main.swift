@@ -42,6 +42,7 @@ let cases: [BenchmarkCase] = onlySelected([
   dispatchStandInCase(quick: quick),
   parkedWaitCase(quick: quick),
   parallelRunsCase(quick: quick),
+  lockPointCase(quick: quick),
 ])
 
 /// `12.3457`, `1,234,567`: four significant decimals for small figures, none for large ones.

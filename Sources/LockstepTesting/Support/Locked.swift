@@ -1,3 +1,5 @@
+import LockstepInterposition
+
 #if canImport(os)
   import os
 #elseif canImport(Glibc)
@@ -64,8 +66,9 @@ final class Locked<State>: @unchecked Sendable {
       AcquireSRWLockExclusive(lock)
       defer { ReleaseSRWLockExclusive(lock) }
     #else
-      pthread_mutex_lock(lock)
-      defer { pthread_mutex_unlock(lock) }
+      // Not through the lock stand-ins (`LockCalls.c`): Lockstep's own lock is no scheduling point.
+      lockstep_private_mutex_lock(lock)
+      defer { lockstep_private_mutex_unlock(lock) }
     #endif
     return try body(&state)
   }

@@ -25,6 +25,24 @@ struct ExploredJobs<Job: SchedulableJob> {
     return jobs.remove(at: eligible[min(max(picked, 0), eligible.count - 1)])
   }
 
+  /// How many jobs may run next.
+  var eligibleCount: Int { jobs.isEmpty ? 0 : eligibleIndices().count }
+
+  /// Asks the picker to choose among `leading` tasks, the eligible jobs and `trailing` tasks, in
+  /// that order: candidates that are not jobs (a job stopped at a lock point, which goes on or
+  /// waits, and jobs parked at one, which may resume) beside the ready jobs. There must be two
+  /// candidates or more.
+  mutating func pick(leading: [Int], trailing: [Int], previous: Int, step: Int) -> CandidatePick<Job> {
+    let eligible = eligibleIndices()
+    let tasks = leading + eligible.map { jobs[$0].task } + trailing
+    let picked = min(max(picker.pick(among: tasks, previous: previous, step: step), 0), tasks.count - 1)
+    if picked < leading.count { return .leading(picked) }
+    if picked < leading.count + eligible.count {
+      return .job(jobs.remove(at: eligible[picked - leading.count]))
+    }
+    return .trailing(picked - leading.count - eligible.count)
+  }
+
   /// The indices of the jobs that may run next: every job but the younger main-actor ones.
   func eligibleIndices() -> [Int] {
     var eligible: [Int] = []
@@ -44,4 +62,14 @@ struct ExploredJobs<Job: SchedulableJob> {
     defer { jobs.removeAll() }
     return jobs
   }
+}
+
+/// What a picker chose among ready jobs and other candidates (``ExploredJobs/pick(leading:trailing:previous:step:)``).
+enum CandidatePick<Job: SchedulableJob> {
+  /// The leading candidate of this index.
+  case leading(Int)
+  /// This ready job, taken out of the ready ones.
+  case job(RunEntry<Job>)
+  /// The trailing candidate of this index.
+  case trailing(Int)
 }

@@ -14,6 +14,9 @@ struct ParkedWaits {
     case sleep
     /// `DispatchQueue.sync` for a queue with blocks of the run on it: the call's return ends it.
     case sync
+    /// A lock of the code under test (``LockTable``): the run resumes the job when the lock is
+    /// free and the job is picked.
+    case lock
 
     /// The call, as a report names it.
     var call: String {
@@ -22,6 +25,7 @@ struct ParkedWaits {
       case .group: "DispatchGroup.wait()"
       case .sleep: "a blocking sleep (Thread.sleep, usleep)"
       case .sync: "DispatchQueue.sync"
+      case .lock: "a lock (pthread_mutex_lock: NSLock.lock(), NSRecursiveLock.lock())"
       }
     }
   }
@@ -34,6 +38,8 @@ struct ParkedWaits {
     case woken
     /// Its thread is back, ready to resume the job when the run hands it its turn.
     case returned
+    /// A lock wait whose lock is free: the job may resume when the run picks it.
+    case runnable
   }
 
   struct Wait: Equatable {
@@ -52,6 +58,8 @@ struct ParkedWaits {
     let isDurable: Bool
     /// Whether its thread holds the main actor: no main-actor job runs until it resumes.
     let holdsMainActor: Bool
+    /// The thread of a lock wait, which takes the lock when it resumes.
+    var thread: UInt = 0
     var phase = Phase.waiting
     /// Whether its deadline passed in virtual time before a signal came: it returns timed out.
     var timedOut = false
@@ -70,7 +78,7 @@ struct ParkedWaits {
   /// Whether a job waits on a semaphore or group from outside the run: a thread the run does not
   /// see may end the wait, so virtual time stands still and no deadlock is declared, as for outside
   /// work.
-  var holdsTime: Bool { waits.contains { !$0.isDurable && $0.phase == .waiting } }
+  var holdsTime: Bool { waits.contains { !$0.isDurable && $0.phase == .waiting && $0.kind != .lock } }
 
   /// Whether a parked thread holds the main actor: the run's main-actor jobs wait until it
   /// resumes, as on a main thread blocked in the same wait.
@@ -100,6 +108,46 @@ struct ParkedWaits {
     return lastID
   }
 
+  /// A job of task `task` on `thread` stops at a lock point on `lock` during step `step`: `runnable`
+  /// when the lock is free (the run picked another job to run first), waiting when another job
+  /// holds it. Its id.
+  mutating func parkAtLock(
+    _ lock: UInt, task: Int, waitingTask: Int, step: Int, thread: UInt, runnable: Bool,
+    holdsMainActor: Bool = false
+  ) -> UInt64 {
+    lastID += 1
+    var wait = Wait(
+      id: lastID, kind: .lock, object: lock, task: task, waitingTask: waitingTask, step: step,
+      isDurable: true, holdsMainActor: holdsMainActor)
+    wait.thread = thread
+    wait.phase = runnable ? .runnable : .waiting
+    waits.append(wait)
+    return lastID
+  }
+
+  /// The lock waits that may resume now, oldest first.
+  var runnableLockWaits: [Wait] { waits.filter { $0.phase == .runnable } }
+
+  /// Whether a lock wait may resume now.
+  var hasRunnableLockWait: Bool { waits.contains { $0.phase == .runnable } }
+
+  /// `lock` is free: the waits for it may resume.
+  mutating func lockFreed(_ lock: UInt) {
+    for index in waits.indices where waits[index].kind == .lock && waits[index].object == lock {
+      waits[index].phase = .runnable
+    }
+  }
+
+  /// A job took `lock`: the waits for it wait again.
+  mutating func lockTaken(_ lock: UInt) {
+    for index in waits.indices where waits[index].kind == .lock && waits[index].object == lock {
+      waits[index].phase = .waiting
+    }
+  }
+
+  /// The lock waits that wait for a lock held by another job, oldest first.
+  var blockedLockWaits: [Wait] { waits.filter { $0.kind == .lock && $0.phase == .waiting } }
+
   mutating func setTimer(_ timer: UInt64, of id: UInt64) {
     guard let index = index(of: id) else { return }
     waits[index].timer = timer
@@ -108,7 +156,9 @@ struct ParkedWaits {
   /// A job of the run signalled semaphore `object`: the oldest wait on it still waiting is woken,
   /// as libdispatch wakes one waiter. Returns whether one was.
   mutating func signal(_ object: UInt) -> Bool {
-    guard let index = waits.firstIndex(where: { $0.object == object && $0.phase == .waiting }) else {
+    guard
+      let index = waits.firstIndex(where: { $0.object == object && $0.phase == .waiting && $0.kind != .lock })
+    else {
       return false
     }
     waits[index].phase = .woken

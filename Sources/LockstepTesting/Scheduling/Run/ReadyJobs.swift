@@ -53,6 +53,18 @@ struct ReadyJobs<Job: SchedulableJob> {
     isExplored ? explored!.next(previous: previous, step: step) : queue.next()
   }
 
+  /// Whether an exploration's picker orders the jobs: only then is a lock point a choice point.
+  var isPicked: Bool { isExplored }
+
+  /// How many jobs may run next (explored runs only: the others count every ready job).
+  var eligibleCount: Int { isExplored ? explored!.eligibleCount : queue.count }
+
+  /// Asks the exploration's picker to choose among `leading` tasks, the eligible jobs and
+  /// `trailing` tasks; explored runs only, with two candidates or more.
+  mutating func pick(leading: [Int], trailing: [Int], previous: Int, step: Int) -> CandidatePick<Job> {
+    explored!.pick(leading: leading, trailing: trailing, previous: previous, step: step)
+  }
+
   /// Removes every ready job.
   mutating func removeAll() -> [RunEntry<Job>] {
     isExplored ? explored!.removeAll() : queue.removeAll()

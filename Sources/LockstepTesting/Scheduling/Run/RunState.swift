@@ -61,6 +61,10 @@ struct RunState<Job: SchedulableJob>: JobRouter.RunView {
   private(set) var outsideWork = OutsideWork()
   /// Jobs stopped mid-way in a blocking wait, each on its own thread.
   private(set) var parked = ParkedWaits()
+  /// The locks of the code under test the run's jobs took.
+  private(set) var locks = LockTable()
+  /// What runs next, picked at a lock point where the job that reached it stopped.
+  private var chosenAtLockPoint: ChosenAtLockPoint?
   /// Main-actor jobs that came up while a parked thread held the main actor, oldest first: ready
   /// again when it resumes.
   private var mainActorDeferred: [RunEntry<Job>] = []
@@ -228,10 +232,36 @@ struct RunState<Job: SchedulableJob>: JobRouter.RunView {
       drainWaiting = true
       return .waitingForOutsideWork
     }
+    if let chosen = chosenAtLockPoint {
+      chosenAtLockPoint = nil
+      switch chosen {
+      case .job(let entry): return start(entry, woke: false)
+      case .parked(let id): if let wait = parked.remove(id) { return resume(wait) }
+      }
+    }
     // A parked job is unfinished work, as the body is.
     let unfinished = !bodyFinished || !parked.isEmpty
     var woke = false
-    var entry = nextReady()
+    var entry: RunEntry<Job>?
+    if parked.hasRunnableLockWait {
+      // A job stopped at a lock resumes when picked; in a run that is not explored, first.
+      let runnable = parked.runnableLockWaits
+      if ready.isPicked && ready.eligibleCount > 0 {
+        switch ready.pick(
+          leading: [], trailing: runnable.map(\.task), previous: trace.steps.last?.task ?? 0,
+          step: trace.steps.count)
+        {
+        case .job(let picked): entry = picked
+        case .trailing(let index): if let wait = parked.remove(runnable[index].id) { return resume(wait) }
+        case .leading: break
+        }
+        if let picked = entry, deferIfMainActorParked(picked) { entry = nextReady() }
+      } else if let wait = parked.remove(runnable[0].id) {
+        return resume(wait)
+      }
+    } else {
+      entry = nextReady()
+    }
     if entry == nil && unfinished && (outsideWork.holdsTime || parked.holdsTime) {
       // Virtual time stands still, and nothing is stuck, while work on other threads goes on.
       runningTask = nil
@@ -260,6 +290,11 @@ struct RunState<Job: SchedulableJob>: JobRouter.RunView {
       drainWaiting = true
       return outsideWork.isEmpty ? .stuck : .waitingForOutsideWork
     }
+    return start(entry, woke: woke)
+  }
+
+  /// Hands out `entry`'s job as the next step; `woke` when it woke from a sleep.
+  private mutating func start(_ entry: RunEntry<Job>, woke: Bool) -> Step {
     let task = entry.task
     if task != 0 {
       if woke { tasks[task].lastSleepEnded = true }
@@ -467,6 +502,99 @@ struct RunState<Job: SchedulableJob>: JobRouter.RunView {
     runningTask = task
   }
 
+  // MARK: Locks
+
+  /// What a job that reaches a lock point does.
+  enum LockPointDecision: Equatable {
+    /// It goes on (and takes the lock, unless it only tries it).
+    case go
+    /// It stops: its thread parks as wait `id` until the run resumes it.
+    case park(UInt64)
+  }
+
+  /// What runs next, chosen at a lock point.
+  enum ChosenAtLockPoint {
+    case job(RunEntry<Job>)
+    /// A job parked at a lock point, by wait id.
+    case parked(UInt64)
+  }
+
+  /// The running job, on `thread`, reaches `lock` from `caller`: `tries` for a `trylock`, which
+  /// takes the lock only once the C library gave it (``lockTaken(_:thread:caller:actingTask:)``).
+  /// It waits when another job holds the lock, or a non-recursive lock it holds itself (a
+  /// deadlock). Otherwise, when `mayChoose` and an exploration picks, the picker chooses between
+  /// it going on and every other job that may run; the one chosen runs next.
+  mutating func lockPoint(
+    _ lock: UInt, thread: UInt, caller: UInt, recursive: Bool, tries: Bool, mayChoose: Bool,
+    holdsMainActor: Bool = false, actingTask: UInt64? = nil
+  ) -> LockPointDecision {
+    guard phase == .running, let task = runningTask else { return .go }
+    let step = trace.steps.count - 1
+    let waiting = eventTask(actingTask) ?? task
+    if let holder = locks.holder(of: lock) {
+      let own = holder.thread == thread
+      // A trylock fails in the C library; a recursive lock is taken again.
+      if tries || (own && recursive) {
+        if !tries { locks.take(lock, thread: thread, task: waiting, caller: caller) }
+        return .go
+      }
+      let id = parked.parkAtLock(
+        lock, task: task, waitingTask: waiting, step: step, thread: thread, runnable: false,
+        holdsMainActor: holdsMainActor)
+      noteLockWait(.lock(heldBy: holder.task), task: waiting, step: step)
+      runningTask = nil
+      return .park(id)
+    }
+    // A job holding the main actor is not stopped where it could take the lock: the main-actor
+    // jobs it would let run first could not run without the main actor.
+    if mayChoose && ready.isPicked && !holdsMainActor {
+      let others = parked.runnableLockWaits
+      if ready.eligibleCount + others.count > 0 {
+        let picked = ready.pick(
+          leading: [task], trailing: others.map(\.task), previous: task, step: trace.steps.count)
+        let chosen: ChosenAtLockPoint? =
+          switch picked {
+          case .leading: nil
+          case .job(let entry): .job(entry)
+          case .trailing(let index): .parked(others[index].id)
+          }
+        if let chosen {
+          chosenAtLockPoint = chosen
+          let id = parked.parkAtLock(
+            lock, task: task, waitingTask: waiting, step: step, thread: thread, runnable: true)
+          noteLockWait(.turnAtLock, task: waiting, step: step)
+          runningTask = nil
+          return .park(id)
+        }
+      }
+    }
+    if !tries { take(lock, thread: thread, task: waiting, caller: caller) }
+    return .go
+  }
+
+  /// The running job's `trylock` on `thread` took `lock`, or a condition's wait took it back.
+  mutating func lockTaken(_ lock: UInt, thread: UInt, caller: UInt, actingTask: UInt64? = nil) {
+    guard phase == .running, let task = runningTask else { return }
+    take(lock, thread: thread, task: eventTask(actingTask) ?? task, caller: caller)
+  }
+
+  /// The job on `thread` let `lock` go: the jobs waiting for it may resume.
+  mutating func lockReleased(_ lock: UInt, thread: UInt) {
+    guard phase == .running, locks.release(lock, thread: thread) else { return }
+    parked.lockFreed(lock)
+  }
+
+  private mutating func take(_ lock: UInt, thread: UInt, task: Int, caller: UInt) {
+    locks.take(lock, thread: thread, task: task, caller: caller)
+    parked.lockTaken(lock)
+  }
+
+  private mutating func noteLockWait(_ what: Waiting, task: Int, step: Int) {
+    guard task != 0 else { return }
+    tasks[task].waitingOn = what
+    trace.events.append(SchedulerTrace.Event(step: step, task: task, kind: .waits(what)))
+  }
+
   /// A job of the run, or its outside work, signals semaphore `object` (the oldest parked wait on
   /// it is woken), or empties group `object` (`all` its waits are).
   mutating func signalParked(_ object: UInt, all: Bool) {
@@ -623,7 +751,8 @@ struct RunState<Job: SchedulableJob>: JobRouter.RunView {
   ) {
     phase = .finished
     unseenCreations = [:]
-    let waiting = ready.removeAll().map { (job: $0.job, remaining: Duration.zero) }
+    var waiting = ready.removeAll().map { (job: $0.job, remaining: Duration.zero) }
+    if case .job(let entry) = chosenAtLockPoint.take() { waiting.append((entry.job, .zero)) }
     let sleeping = time.removeAll().map { (job: $0.job.job, remaining: $0.remaining) }
     return (waiting + sleeping, timers.moveToRealTime(now: time.now))
   }
@@ -637,6 +766,7 @@ struct RunState<Job: SchedulableJob>: JobRouter.RunView {
     mainActorDeferred.removeAll()
     unseenCreations = [:]
     quarantine += ready.removeAll().map(\.job)
+    if case .job(let entry) = chosenAtLockPoint.take() { quarantine.append(entry.job) }
     quarantine += time.removeAll().map(\.job.job)
   }
 

@@ -9,6 +9,11 @@ enum Waiting: Sendable, Equatable {
   case testClock(deadline: Duration)
   /// A blocking call of the job, its thread parked (``ParkedWaits``): `DispatchSemaphore.wait()`.
   case blockingCall(String)
+  /// A lock another task holds (by its number; 0: a job of no task), its thread parked in
+  /// `pthread_mutex_lock`.
+  case lock(heldBy: Int)
+  /// Its turn again: stopped at a lock it may take, while another job runs first.
+  case turnAtLock
 
   /// The words: "a sleep until 80 ms (virtual time)".
   var text: String {
@@ -17,6 +22,9 @@ enum Waiting: Sendable, Equatable {
     case .sleep(let wake): "a sleep until \(wake.lockstepText) (virtual time)"
     case .testClock(let deadline): "the TestClock to reach \(TestClock.Instant(offset: deadline))"
     case .blockingCall(let call): "\(call) to return (its thread blocks)"
+    case .lock(let holder):
+      "a lock \(holder == 0 ? "an actor's job" : "task \(holder)") holds (its thread blocks in pthread_mutex_lock)"
+    case .turnAtLock: "its turn to take a lock (another job runs first)"
     }
   }
 }

@@ -400,6 +400,7 @@ final class DeterministicRun: @unchecked Sendable {
   /// only with `lease`.
   private func runJob(_ job: ScheduledJob, now: Int64, holding lease: borrowing MainActorLease?) {
     inJob = true
+    lockstep_locks_job_starts()
     // The tasks an actor's job runs are seen by the executor switches they make in it.
     let isActorJob = job.isActorJob
     if isActorJob { lockstep_task_switch_set_record(switchRecord) }
@@ -745,8 +746,8 @@ final class DeterministicRun: @unchecked Sendable {
   /// symbolicated (with where the tasks were created) outside the run's lock, so that describing
   /// the tasks under it finds every name ready.
   private func readWaits() -> (waits: [Int: [String]], notShown: String?) {
-    let (suspended, origins, parked) = state.withLock {
-      ($0.suspendedTaskObjects, $0.reportedTaskOrigins, $0.parked.waits)
+    let (suspended, origins, parked, locks) = state.withLock {
+      ($0.suspendedTaskObjects, $0.reportedTaskOrigins, $0.parked.waits, $0.locks)
     }
     TaskOriginSymbols.prepare(origins)
     let notShown = suspended.isEmpty ? nil : SuspendedTaskStacks.unavailability
@@ -754,7 +755,8 @@ final class DeterministicRun: @unchecked Sendable {
     let threads = parkedThreads.withLock { $0 }
     for wait in parked where wait.waitingTask != 0 {
       guard let frames = threads[wait.id]?.frames else { continue }
-      waits[wait.waitingTask] = ParkedJobs.siteLines(frames, call: wait.kind)
+      let lock = LockPoints.line(for: wait, locks: locks) { "task \($0)" }
+      waits[wait.waitingTask] = (lock.map { [$0] } ?? []) + ParkedJobs.siteLines(frames, call: wait.kind)
     }
     return (waits, notShown)
   }

@@ -43,12 +43,13 @@ extension DeterministicRun {
       state.withLock { $0.noteCreatedWaitObject(UInt(bitPattern: semaphore)) }
       object = semaphore
       waitOn = semaphore
-    case (_, nil):
+    case (_, nil), (.lock, _):
+      // A lock point parks in `LockPoints.swift`.
       return nil
     case (let kind, let given?):
       object = given
       switch kind {
-      case .semaphore, .sleep, .sync:
+      case .semaphore, .sleep, .sync, .lock:
         if lockstep_semaphore_wait_now(given, false) == 0 { return 0 }
         waitOn = given
       case .group:
@@ -87,7 +88,7 @@ extension DeterministicRun {
       switch kind {
       case .semaphore: lockstep_semaphore_wait_now(object, false) == 0
       case .group: lockstep_group_wait_now(object) == 0
-      case .sleep, .sync: false
+      case .sleep, .sync, .lock: false
       }
     if signalledMeanwhile {
       if ownsWaitOn { lockstep_semaphore_release(waitOn) }
@@ -147,7 +148,7 @@ extension DeterministicRun {
     guard !waits.isEmpty else { return }
     let threads = parkedThreads.withLock { $0 }
     for wait in waits where wait.phase == .waiting {
-      if let thread = threads[wait.id] { _ = lockstep_semaphore_signal_now(thread.waitOn) }
+      if let waitOn = threads[wait.id]?.waitOn { _ = lockstep_semaphore_signal_now(waitOn) }
     }
   }
 
@@ -172,9 +173,9 @@ extension DeterministicRun {
   /// returns timed out.
   private func timeOutParked(_ id: UInt64) {
     guard state.withLock({ $0.timeOutParked(id) }),
-      let thread = parkedThreads.withLock({ $0[id] })
+      let waitOn = parkedThreads.withLock({ $0[id]?.waitOn })
     else { return }
-    _ = lockstep_semaphore_signal_now(thread.waitOn)
+    _ = lockstep_semaphore_signal_now(waitOn)
   }
 
   /// Hands the turn to the parked job of `wait`, whose thread is back from its wait, and waits for
@@ -217,7 +218,7 @@ enum ParkedJobs {
 
   /// The helper threads: each drains one run at a time, then waits, idle, for the next park.
   private final class HelperThreads: @unchecked Sendable {
-    private let condition = NSCondition()
+    private let condition = PrivateCondition()
     /// Runs waiting for a helper; guarded by `condition`.
     private var waiting: [DeterministicRun] = []
     /// Helpers waiting for a run, woken or not; guarded by `condition`.
@@ -328,13 +329,14 @@ enum ParkedJobs {
 
 /// The thread of a parked job: what it waits on, where, and the slot it is handed its turn on.
 final class ParkedThread: Sendable {
-  /// The semaphore its thread waits on (a group's waiter waits on one the group signals).
-  nonisolated(unsafe) let waitOn: UnsafeMutableRawPointer
+  /// The semaphore its thread waits on (a group's waiter waits on one the group signals); `nil`
+  /// at a lock point, where the thread waits only for its turn.
+  nonisolated(unsafe) let waitOn: UnsafeMutableRawPointer?
   /// The return addresses of its stack when it parked, for reports.
   let frames: [UInt]
   let slot = BatonSlot()
 
-  init(waitOn: UnsafeMutableRawPointer, frames: [UInt]) {
+  init(waitOn: UnsafeMutableRawPointer?, frames: [UInt]) {
     self.waitOn = waitOn
     self.frames = frames
   }
@@ -357,7 +359,7 @@ final class BatonSlot: Sendable {
   /// The messages not taken yet, oldest first. Guarded by `condition`; not a Dispatch semaphore,
   /// whose waits and signals would reach the stand-ins of `BlockingWaits.c`.
   nonisolated(unsafe) private var messages: [Message] = []
-  private let condition = NSCondition()
+  private let condition = PrivateCondition()
 
   /// Gives this slot's thread the turn, with `message`.
   func hand(_ message: Message) {

@@ -76,6 +76,7 @@ enum RuntimeHooks {
     RunWatchdog.start()
     OutsideWorkTracking.install()
     ParkedJobs.install()
+    LockPoints.install()
     DispatchTimers.install()
     ExpectationWaits.install()
     return nil

@@ -78,13 +78,13 @@ enum ActorClaims {
   private static let registry = Locked(Registry())
 
   /// A run's turn at an actor another run holds: granted when that run ends. Waited for on a
-  /// condition variable, which Lockstep does not take for a blocking wait of the run's job (a
+  /// condition variable of Lockstep's own, which the run does not take for a wait of its job (a
   /// semaphore's wait is parked, and the run would go on).
   final class Turn: @unchecked Sendable {
     let run: ObjectIdentifier
     /// Where the waiting run was started.
     let site: CallSite
-    private let condition = NSCondition()
+    private let condition = PrivateCondition()
     private var granted = false
 
     init(run: ObjectIdentifier, site: CallSite) {
@@ -101,14 +101,10 @@ enum ActorClaims {
 
     /// Waits for the turn until `deadline`; `false` when the deadline came first.
     func wait(until deadline: ContinuousClock.Instant) -> Bool {
-      let remaining = RealTime.now.duration(to: deadline)
-      let seconds = Double(min(max(remaining, .zero), .seconds(86_400)) / .milliseconds(1)) / 1000
-      // In a job, `Date()` reads the run's virtual clock: the limit is in real time.
-      let limit = RealTime.reading { Date(timeIntervalSinceNow: seconds) }
       condition.lock()
       defer { condition.unlock() }
       while !granted {
-        if !condition.wait(until: limit) { return granted }
+        if !condition.wait(until: deadline) { return granted }
       }
       return true
     }

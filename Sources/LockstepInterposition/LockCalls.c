@@ -1,0 +1,309 @@
+// The locks a deterministic run's jobs take: `NSLock`, `NSRecursiveLock`, `NSCondition` and code
+// that calls `pthread_mutex_lock` itself reach the C library's `pthread_mutex_lock`,
+// `pthread_mutex_trylock` and `pthread_mutex_unlock`. While one of a run's jobs runs on the calling
+// thread, a lock the code under test takes (its caller lies outside the toolchain's and the
+// system's libraries) is told to the run first: a scheduling point, where the run may park the job
+// and run another (`LockPoints.swift`); its unlock is told after it. Locks the runtime, Foundation
+// and the C library take for themselves are counted per thread, never told: a job is not stopped
+// while it holds one. Everywhere else each call goes on to the C library unchanged. Linux only,
+// as the other stand-ins.
+#if defined(__linux__)
+  #define _GNU_SOURCE
+  #include <dlfcn.h>
+  #include <errno.h>
+  #include <execinfo.h>
+  #include <pthread.h>
+  #include <string.h>
+#endif
+
+#include "LockstepInterposition.h"
+#include "NextDefinition.h"
+
+#if defined(__linux__)
+
+typedef int (*mutex_function)(pthread_mutex_t *mutex);
+typedef int (*condition_wait_function)(pthread_cond_t *condition, pthread_mutex_t *mutex);
+typedef int (*condition_timed_wait_function)(
+  pthread_cond_t *condition, pthread_mutex_t *mutex, const struct timespec *deadline);
+
+static mutex_function next_lock;
+static mutex_function next_trylock;
+static mutex_function next_unlock;
+static condition_wait_function next_condition_wait;
+static condition_timed_wait_function next_condition_timed_wait;
+static lockstep_lock_observer lock_observer;
+
+/// The locks of the runtime, Foundation or the C library the calling thread holds, taken while it
+/// ran a run's job: the run does not stop a job that holds one (another job would block on it).
+static __thread int system_locks_held;
+
+// Whether a caller's code is the code under test, by return address: a small table, filled once
+// per address. An entry is the address shifted left by 2 with its answer in the low bits.
+enum { caller_unknown = 0, caller_system = 1, caller_tested = 2 };
+#define CALLER_SLOTS 512
+static uint64_t callers[CALLER_SLOTS];
+/// The directories of the toolchain's and the C library's images, found once.
+static char toolchain_directory[512];
+static char c_library_directory[512];
+static int directories_found;
+
+static void directory_of(const void *address, char *directory, size_t size) {
+  Dl_info info;
+  if (dladdr(address, &info) == 0 || info.dli_fname == NULL) return;
+  const char *slash = strrchr(info.dli_fname, '/');
+  size_t length = slash == NULL ? 0 : (size_t)(slash - info.dli_fname) + 1;
+  if (length == 0 || length >= size) return;
+  memcpy(directory, info.dli_fname, length);
+  directory[length] = 0;
+}
+
+static bool starts_with(const char *text, const char *prefix) {
+  return prefix[0] != 0 && strncmp(text, prefix, strlen(prefix)) == 0;
+}
+
+static int classify(const void *caller) {
+  if (!__atomic_load_n(&directories_found, __ATOMIC_ACQUIRE)) {
+    void *runtime = dlsym(RTLD_DEFAULT, "swift_retain");
+    if (runtime != NULL) directory_of(runtime, toolchain_directory, sizeof toolchain_directory);
+    directory_of((const void *)next_unlock, c_library_directory, sizeof c_library_directory);
+    __atomic_store_n(&directories_found, 1, __ATOMIC_RELEASE);
+  }
+  Dl_info info;
+  if (dladdr(caller, &info) == 0 || info.dli_fname == NULL) return caller_system;
+  const char *path = info.dli_fname;
+  if (starts_with(path, toolchain_directory) || starts_with(path, c_library_directory)
+    || starts_with(path, "/lib/") || starts_with(path, "/lib64/") || starts_with(path, "/usr/lib/")
+    || strstr(path, "libFoundation") != NULL || strstr(path, "libdispatch") != NULL
+    || strstr(path, "libswift") != NULL || strstr(path, "libXCTest") != NULL)
+  {
+    return caller_system;
+  }
+  return caller_tested;
+}
+
+// `NSLocking`'s `lock()` and `unlock()` called through the protocol (its `withLock`, generic code)
+// reach the C library from Foundation's witness thunk: the caller that matters is the thunk's.
+// Its return addresses are found once, by calling each lock class through the protocol
+// (`lockstep_locks_probe`).
+#define THUNK_SLOTS 8
+static uintptr_t thunk_returns[THUNK_SLOTS];
+static int thunk_count;
+static __thread bool probing;
+
+static void note_probe(const void *caller) {
+  Dl_info info;
+  if (dladdr(caller, &info) == 0 || info.dli_fname == NULL || strstr(info.dli_fname, "libFoundation") == NULL) {
+    return;
+  }
+  uintptr_t address = (uintptr_t)caller;
+  int count = __atomic_load_n(&thunk_count, __ATOMIC_ACQUIRE);
+  for (int index = 0; index < count; index++) {
+    if (thunk_returns[index] == address) return;
+  }
+  if (count < THUNK_SLOTS) {
+    thunk_returns[count] = address;
+    __atomic_store_n(&thunk_count, count + 1, __ATOMIC_RELEASE);
+  }
+}
+
+/// The caller of Foundation's witness thunk, when `caller` is in one and `frame` (the calling
+/// function's frame address) holds the thunk's frame record; otherwise `caller`.
+static const void *past_thunk(const void *caller, void *const *frame) {
+  int count = __atomic_load_n(&thunk_count, __ATOMIC_ACQUIRE);
+  for (int index = 0; index < count; index++) {
+    if (thunk_returns[index] != (uintptr_t)caller) continue;
+    // The frame record under this one is the thunk's: the lock methods between tail-call.
+    void *const *thunk = (void *const *)frame[0];
+    if (thunk == NULL || (uintptr_t)thunk <= (uintptr_t)frame
+      || (uintptr_t)thunk - (uintptr_t)frame > (1u << 20))
+    {
+      return caller;
+    }
+    return thunk[1];
+  }
+  return caller;
+}
+
+static int caller_kind(const void *caller) {
+  uint64_t address = (uint64_t)(uintptr_t)caller;
+  size_t slot = (size_t)((address >> 4) ^ (address >> 13)) % CALLER_SLOTS;
+  uint64_t entry = __atomic_load_n(&callers[slot], __ATOMIC_RELAXED);
+  if ((entry >> 2) == address) return (int)(entry & 3);
+  int kind = classify(caller);
+  __atomic_store_n(&callers[slot], (address << 2) | (uint64_t)kind, __ATOMIC_RELAXED);
+  return kind;
+}
+
+static mutex_function lock_function(void) {
+  return (mutex_function)lockstep_next_definition((void **)&next_lock, "pthread_mutex_lock");
+}
+
+static mutex_function unlock_function(void) {
+  return (mutex_function)lockstep_next_definition((void **)&next_unlock, "pthread_mutex_unlock");
+}
+
+static bool is_recursive(pthread_mutex_t *mutex) {
+  #if defined(__GLIBC__)
+  return (mutex->__data.__kind & 3) == PTHREAD_MUTEX_RECURSIVE_NP;
+  #else
+  (void)mutex;
+  return false;
+  #endif
+}
+
+/// Tells the run of the calling thread's job of a lock call of the code under test; whether the
+/// call goes on to the C library (`false`: the run is over and another of its threads holds the
+/// lock: the call returns without it, so that no thread stays blocked for good).
+static bool tell(void *run, pthread_mutex_t *mutex, int event, const void *caller) {
+  lockstep_lock_observer observer = __atomic_load_n(&lock_observer, __ATOMIC_ACQUIRE);
+  if (observer == NULL) return true;
+  int flags = (system_locks_held > 0 ? lockstep_lock_holds_system_lock : 0)
+    | (is_recursive(mutex) ? lockstep_lock_recursive : 0);
+  return observer(run, mutex, event, flags, (uintptr_t)pthread_self(), (uintptr_t)caller) == 0;
+}
+
+int pthread_mutex_lock(pthread_mutex_t *mutex) {
+  mutex_function next = lock_function();
+  void *run = lockstep_main_queue_current_run();
+  if (__builtin_expect(run == NULL, 1)) {
+    if (__builtin_expect(probing, 0)) note_probe(__builtin_return_address(0));
+    return next(mutex);
+  }
+  const void *caller = past_thunk(__builtin_return_address(0), __builtin_frame_address(0));
+  if (caller_kind(caller) != caller_tested) {
+    int result = next(mutex);
+    if (result == 0) system_locks_held++;
+    return result;
+  }
+  if (!tell(run, mutex, lockstep_lock_event_lock, caller)) return 0;
+  return next(mutex);
+}
+
+int pthread_mutex_trylock(pthread_mutex_t *mutex) {
+  mutex_function next =
+    (mutex_function)lockstep_next_definition((void **)&next_trylock, "pthread_mutex_trylock");
+  void *run = lockstep_main_queue_current_run();
+  if (__builtin_expect(run == NULL, 1)) {
+    if (__builtin_expect(probing, 0)) note_probe(__builtin_return_address(0));
+    return next(mutex);
+  }
+  const void *caller = past_thunk(__builtin_return_address(0), __builtin_frame_address(0));
+  if (caller_kind(caller) != caller_tested) {
+    int result = next(mutex);
+    if (result == 0) system_locks_held++;
+    return result;
+  }
+  if (!tell(run, mutex, lockstep_lock_event_try, caller)) return EBUSY;
+  int result = next(mutex);
+  if (result == 0) tell(run, mutex, lockstep_lock_event_taken, caller);
+  return result;
+}
+
+int pthread_mutex_unlock(pthread_mutex_t *mutex) {
+  mutex_function next = unlock_function();
+  void *run = lockstep_main_queue_current_run();
+  if (__builtin_expect(run == NULL, 1)) {
+    if (__builtin_expect(probing, 0)) note_probe(__builtin_return_address(0));
+    return next(mutex);
+  }
+  const void *caller = past_thunk(__builtin_return_address(0), __builtin_frame_address(0));
+  int result = next(mutex);
+  if (caller_kind(caller) != caller_tested) {
+    if (result == 0 && system_locks_held > 0) system_locks_held--;
+    return result;
+  }
+  tell(run, mutex, lockstep_lock_event_unlock, caller);
+  return result;
+}
+
+// A condition's wait lets its mutex go and takes it again inside the C library: the run is told
+// of both, so that it does not take the mutex for held while the job waits.
+
+int pthread_cond_wait(pthread_cond_t *condition, pthread_mutex_t *mutex) {
+  condition_wait_function next = (condition_wait_function)lockstep_next_definition(
+    (void **)&next_condition_wait, "pthread_cond_wait");
+  void *run = lockstep_main_queue_current_run();
+  if (__builtin_expect(run == NULL, 1)) return next(condition, mutex);
+  const void *caller = __builtin_return_address(0);
+  if (caller_kind(caller) != caller_tested) return next(condition, mutex);
+  tell(run, mutex, lockstep_lock_event_unlock, caller);
+  int result = next(condition, mutex);
+  tell(run, mutex, lockstep_lock_event_taken, caller);
+  return result;
+}
+
+int pthread_cond_timedwait(
+  pthread_cond_t *condition, pthread_mutex_t *mutex, const struct timespec *deadline)
+{
+  condition_timed_wait_function next = (condition_timed_wait_function)lockstep_next_definition(
+    (void **)&next_condition_timed_wait, "pthread_cond_timedwait");
+  void *run = lockstep_main_queue_current_run();
+  if (__builtin_expect(run == NULL, 1)) return next(condition, mutex, deadline);
+  const void *caller = __builtin_return_address(0);
+  if (caller_kind(caller) != caller_tested) return next(condition, mutex, deadline);
+  tell(run, mutex, lockstep_lock_event_unlock, caller);
+  int result = next(condition, mutex, deadline);
+  tell(run, mutex, lockstep_lock_event_taken, caller);
+  return result;
+}
+
+void lockstep_locks_set_observer(lockstep_lock_observer observer) {
+  __atomic_store_n(&lock_observer, observer, __ATOMIC_RELEASE);
+}
+
+void lockstep_locks_job_starts(void) { system_locks_held = 0; }
+
+int lockstep_return_addresses(uintptr_t *addresses, int capacity) {
+  return backtrace((void **)addresses, capacity);
+}
+
+void lockstep_locks_probe(bool on) { probing = on; }
+
+bool lockstep_locks_interposable(void) { return true; }
+
+void lockstep_private_mutex_lock(void *mutex) { lock_function()((pthread_mutex_t *)mutex); }
+
+void lockstep_private_mutex_unlock(void *mutex) { unlock_function()((pthread_mutex_t *)mutex); }
+
+void lockstep_private_condition_wait(void *condition, void *mutex) {
+  condition_wait_function next = (condition_wait_function)lockstep_next_definition(
+    (void **)&next_condition_wait, "pthread_cond_wait");
+  next((pthread_cond_t *)condition, (pthread_mutex_t *)mutex);
+}
+
+bool lockstep_private_condition_timed_wait(void *condition, void *mutex, int64_t deadline_nanoseconds) {
+  condition_timed_wait_function next = (condition_timed_wait_function)lockstep_next_definition(
+    (void **)&next_condition_timed_wait, "pthread_cond_timedwait");
+  struct timespec deadline = {
+    (time_t)(deadline_nanoseconds / 1000000000), (long)(deadline_nanoseconds % 1000000000)};
+  return next((pthread_cond_t *)condition, (pthread_mutex_t *)mutex, &deadline) != ETIMEDOUT;
+}
+
+#else
+
+  #include <errno.h>
+  #include <pthread.h>
+  #include <time.h>
+
+void lockstep_locks_set_observer(lockstep_lock_observer observer) { (void)observer; }
+void lockstep_locks_job_starts(void) {}
+int lockstep_return_addresses(uintptr_t *addresses, int capacity) {
+  (void)addresses;
+  (void)capacity;
+  return 0;
+}
+void lockstep_locks_probe(bool on) { (void)on; }
+bool lockstep_locks_interposable(void) { return false; }
+void lockstep_private_mutex_lock(void *mutex) { pthread_mutex_lock((pthread_mutex_t *)mutex); }
+void lockstep_private_mutex_unlock(void *mutex) { pthread_mutex_unlock((pthread_mutex_t *)mutex); }
+void lockstep_private_condition_wait(void *condition, void *mutex) {
+  pthread_cond_wait((pthread_cond_t *)condition, (pthread_mutex_t *)mutex);
+}
+bool lockstep_private_condition_timed_wait(void *condition, void *mutex, int64_t deadline_nanoseconds) {
+  struct timespec deadline = {
+    (time_t)(deadline_nanoseconds / 1000000000), (long)(deadline_nanoseconds % 1000000000)};
+  return pthread_cond_timedwait((pthread_cond_t *)condition, (pthread_mutex_t *)mutex, &deadline)
+    != ETIMEDOUT;
+}
+
+#endif
