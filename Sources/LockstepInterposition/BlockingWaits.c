@@ -5,8 +5,8 @@
 // of a run's jobs runs on the calling thread, a wait — or a blocking sleep, `usleep`, `nanosleep`,
 // `sleep` — is offered to the run first, which parks the job on this thread and goes on draining on another (see the Swift side, `ParkedJobs.swift`); a
 // signal a job sends while a job of its run is parked is told to the run before libdispatch sees
-// it, and the semaphores and groups a run's jobs create are told to the run (a wait on one is
-// durably blocked). Everywhere else the call goes on to libdispatch unchanged. Linux only, as
+// it, and the semaphores, groups and queues a run's jobs create are told to the run (a wait on one
+// is durably blocked; a wait on one, or a `sync`, is a choice point of an exploration). Everywhere else the call goes on to libdispatch unchanged. Linux only, as
 // `DispatchCalls.c`.
 #if defined(__linux__)
   #define _GNU_SOURCE
@@ -118,6 +118,26 @@ void *dispatch_semaphore_create(long value) {
   semaphore_create_function create = (semaphore_create_function)lockstep_next_definition(
     (void **)&next_semaphore_create, "dispatch_semaphore_create");
   return tell_created(create(value));
+}
+
+// Queues a run's jobs create: a `sync` on one of them is a choice point of an exploration (a
+// serial queue used as a lock), as a wait on a semaphore they create is.
+
+typedef void *(*queue_create_function)(const char *label, void *attributes);
+typedef void *(*queue_create_with_target_function)(const char *label, void *attributes, void *target);
+static queue_create_function next_queue_create;
+static queue_create_with_target_function next_queue_create_with_target;
+
+void *dispatch_queue_create(const char *label, void *attributes) {
+  queue_create_function create = (queue_create_function)lockstep_next_definition(
+    (void **)&next_queue_create, "dispatch_queue_create");
+  return tell_created(create(label, attributes));
+}
+
+void *dispatch_queue_create_with_target(const char *label, void *attributes, void *target) {
+  queue_create_with_target_function create = (queue_create_with_target_function)lockstep_next_definition(
+    (void **)&next_queue_create_with_target, "dispatch_queue_create_with_target");
+  return tell_created(create(label, attributes, target));
 }
 
 void *dispatch_group_create(void) {

@@ -216,6 +216,36 @@ int pthread_mutex_unlock(pthread_mutex_t *mutex) {
   return result;
 }
 
+// Read-write locks are seen, not scheduled: the run is told that the code under test took one,
+// so that an exploration does not claim it interleaved everything.
+
+typedef int (*rwlock_function)(pthread_rwlock_t *lock);
+static rwlock_function next_read_lock;
+static rwlock_function next_write_lock;
+
+static void tell_unscheduled(void *lock, const void *caller) {
+  void *run = lockstep_main_queue_current_run();
+  if (__builtin_expect(run == NULL, 1) || caller_kind(caller) != caller_tested) return;
+  lockstep_lock_observer observer = __atomic_load_n(&lock_observer, __ATOMIC_ACQUIRE);
+  if (observer != NULL) {
+    observer(run, lock, lockstep_lock_event_unscheduled, 0, (uintptr_t)pthread_self(), (uintptr_t)caller);
+  }
+}
+
+int pthread_rwlock_rdlock(pthread_rwlock_t *lock) {
+  rwlock_function next =
+    (rwlock_function)lockstep_next_definition((void **)&next_read_lock, "pthread_rwlock_rdlock");
+  tell_unscheduled(lock, __builtin_return_address(0));
+  return next(lock);
+}
+
+int pthread_rwlock_wrlock(pthread_rwlock_t *lock) {
+  rwlock_function next =
+    (rwlock_function)lockstep_next_definition((void **)&next_write_lock, "pthread_rwlock_wrlock");
+  tell_unscheduled(lock, __builtin_return_address(0));
+  return next(lock);
+}
+
 // A condition's wait lets its mutex go and takes it again inside the C library: the run is told
 // of both, so that it does not take the mutex for held while the job waits.
 

@@ -24,6 +24,57 @@ private func twoTransfers(_ variant: Variant) async {
   #expect(bank.balances == [90, 110])
 }
 
+/// Seats whose free count a semaphore of one (`.semaphore`) or a serial queue's `sync` guards,
+/// checked in one section and taken in the next: the same race as ``LockedSeats``' broken one.
+private final class LegacySeats: @unchecked Sendable {
+  enum Guard { case semaphore, queue }
+  private let kind: Guard
+  private let semaphore = DispatchSemaphore(value: 1)
+  private let queue = DispatchQueue(label: "seats")
+  private var free = 1
+
+  init(_ kind: Guard) { self.kind = kind }
+
+  private func guarded<T>(_ body: () -> T) -> T {
+    switch kind {
+    case .semaphore:
+      semaphore.wait()
+      defer { semaphore.signal() }
+      return body()
+    case .queue:
+      return queue.sync(execute: body)
+    }
+  }
+
+  func reserve() -> Bool {
+    guard guarded({ free > 0 }) else { return false }
+    guarded { free -= 1 }
+    return true
+  }
+}
+
+/// A value a read-write lock guards: seen by Lockstep, no scheduling point.
+private final class ReadWriteBox: @unchecked Sendable {
+  private let lock = UnsafeMutablePointer<pthread_rwlock_t>.allocate(capacity: 1)
+  private var stored = 0
+
+  init() {
+    lock.initialize(to: pthread_rwlock_t())
+    pthread_rwlock_init(lock, nil)
+  }
+
+  deinit {
+    pthread_rwlock_destroy(lock)
+    lock.deallocate()
+  }
+
+  func increment() {
+    pthread_rwlock_wrlock(lock)
+    stored += 1
+    pthread_rwlock_unlock(lock)
+  }
+}
+
 @Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct LockRaceTests {
   @Test(arguments: [1, 2, 3, 4, 5] as [UInt64])
@@ -55,4 +106,96 @@ struct LockRaceTests {
     #expect(result.failure == nil, "\(result)")
     print("\(result)")
   }
+
+  @Test(arguments: [LegacySeats.Guard.semaphore, .queue])
+  fileprivate func aCheckThenActAcrossTwoSemaphoreOrQueueSectionsIsFound(guarded: LegacySeats.Guard) async {
+    let (result, _) = await collectingIssues {
+      await explore(.pct(schedules: 500, depth: 2, seed: 1)) {
+        let seats = LegacySeats(guarded)
+        let first = Task { seats.reserve() }
+        let second = Task { seats.reserve() }
+        let reserved = await [first.value, second.value].count { $0 }
+        #expect(reserved == 1, "\(reserved) reservations of the last seat")
+      }
+    }
+    #expect(result.failure != nil, "\(result)")
+  }
+
+  @Test func theDeadlockReportNamesEachLockItsHolderAndBothStacks() async throws {
+    let (result, _) = await collectingIssues {
+      await explore(.pct(schedules: 500, depth: 2, seed: 1), maxSteps: 20) { await twoTransfers(.broken) }
+    }
+    let failure = try #require(result.failure)
+    let report = "\(failure)"
+    #expect(report.contains("Deadlock in the deterministic run"), "\(report)")
+    // Each task waits for a lock the other holds, each named where it was first taken.
+    #expect(report.components(separatedBy: "waits for the lock at 0x").count == 3, "\(report)")
+    #expect(report.contains("first taken at LockedTransfers.transfer(_:from:to:) at LockedTransfers.swift:"))
+    #expect(report.contains("held by task 2") && report.contains("held by task 3"), "\(report)")
+    // Both stacks: where each blocks, and the closure that called it.
+    #expect(report.contains("blocks in a lock (pthread_mutex_lock"), "\(report)")
+    #expect(report.contains("called from closure #1 in twoTransfers(_:)"), "\(report)")
+    #expect(report.contains("called from closure #2 in twoTransfers(_:)"), "\(report)")
+  }
+
+  @Test func aLockHeldAcrossABlockingWaitIsWaitedForNotBlockedOn() async throws {
+    let order = try await withDeterministicScheduling(timeout: .seconds(20)) {
+      let shared = LockHeldAcrossAWait()
+      // The first task holds the lock while parked in a semaphore's wait; the second wants the
+      // lock; the third signals the semaphore.
+      let holder = Task { shared.holdWhileWaiting() }
+      let waiter = Task { shared.take() }
+      let signaller = Task { shared.release() }
+      await holder.value
+      await waiter.value
+      await signaller.value
+      return shared.log.entries
+    }
+    #expect(order == ["holder", "waiter"])
+  }
+
+  @Test func readWriteLocksAreSaidNotToBeScheduled() async {
+    let result = await explore(.exhaustive()) {
+      let box = ReadWriteBox()
+      let first = Task { box.increment() }
+      let second = Task { box.increment() }
+      await first.value
+      await second.value
+    }
+    #expect(result.locksNotScheduled == ["pthread_rwlock_t"])
+    #expect(result.isComplete)
+    #expect(!result.description.contains("all of them;"), "\(result)")
+    #expect(result.description.contains("pthread_rwlock_t — which are no scheduling points"), "\(result)")
+  }
+}
+
+/// Entries appended under a lock.
+private final class LockedLog: @unchecked Sendable {
+  private let lock = NSLock()
+  private var stored: [String] = []
+
+  func append(_ entry: String) { lock.withLock { stored.append(entry) } }
+  var entries: [String] { lock.withLock { stored } }
+}
+
+/// A lock one task holds across a semaphore's wait that another task ends.
+private final class LockHeldAcrossAWait: @unchecked Sendable {
+  private let lock = NSLock()
+  private let released = DispatchSemaphore(value: 0)
+  let log = LockedLog()
+
+  func holdWhileWaiting() {
+    lock.lock()
+    released.wait()
+    log.append("holder")
+    lock.unlock()
+  }
+
+  func take() {
+    lock.lock()
+    log.append("waiter")
+    lock.unlock()
+  }
+
+  func release() { _ = released.signal() }
 }

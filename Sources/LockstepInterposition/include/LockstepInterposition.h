@@ -363,6 +363,8 @@ enum {
   lockstep_lock_event_taken = 2,
   /// `pthread_mutex_unlock`, after the C library saw it; or a condition's wait letting it go.
   lockstep_lock_event_unlock = 3,
+  /// A read-write lock (`pthread_rwlock_rdlock`, `pthread_rwlock_wrlock`): seen, no scheduling point.
+  lockstep_lock_event_unscheduled = 4,
 };
 
 /// What else the run is told of a lock call (`flags`).
@@ -382,7 +384,7 @@ typedef int (*lockstep_lock_observer)(
 /// Sets the function told of the lock calls of runs' jobs (once, before any run).
 void lockstep_locks_set_observer(lockstep_lock_observer observer);
 
-/// A job of a run starts on the calling thread: it holds none of the runtime's locks.
+/// A stretch of a run's jobs starts on the calling thread: it holds none of the runtime's locks.
 void lockstep_locks_job_starts(void);
 
 /// While `on`, the calling thread's lock calls outside runs are where Foundation's `NSLocking`

@@ -80,6 +80,9 @@ public struct SchedulerTrace: Sendable, Equatable, CustomStringConvertible {
   /// The waits of the run's jobs for actors that other runs in progress used (``ActorClaims``), by
   /// the index of the step that waited. Not compared: how long a run waits is real time.
   var waitsForOtherRuns: [(step: Int, wait: OtherRunWait)] = []
+  /// The locks of the code under test that were no scheduling points (``LockPoints``): what an
+  /// exploration says it did not interleave.
+  var locksNotScheduled: Set<String> = []
 
   /// What Lockstep learned during the run about what each task did: waits at its primitives,
   /// sleeps, notes, injected cancellations, finished tasks. Read it through ``timeline``.

@@ -57,6 +57,11 @@ public struct ExplorationResult: Sendable, CustomStringConvertible {
   /// The strategy as the report names it, with what the environment changed
   /// (``ExplorationSetup/title``).
   let title: String
+  /// The kinds of lock the body took that were no scheduling points (Linux: read-write locks, and
+  /// locks taken while the runtime or Foundation held one of theirs): the interleavings inside
+  /// them were not explored, whatever ``isComplete`` says. Empty where locks are not seen at all
+  /// (see <doc:FindingRaces>).
+  public let locksNotScheduled: [String]
   /// The time budget it ran with, if any.
   let timeBudget: Duration?
   /// Schedules of other shards' subtrees that a sharded exhaustive search ran to find the shape
@@ -73,8 +78,9 @@ public struct ExplorationResult: Sendable, CustomStringConvertible {
     timeBudget: Duration? = nil, pinnedPassed: Int = 0, stalePinnedTokens: [String] = [],
     shapeSchedules: Int = 0, progress: SearchProgress? = nil, offPlanSchedules: Int = 0,
     hashingIsDeterministic: Bool = HashingDeterminism.isDeterministic, problem: String? = nil,
-    subtreeSchedules: [Int]? = nil
+    subtreeSchedules: [Int]? = nil, locksNotScheduled: [String] = []
   ) {
+    self.locksNotScheduled = locksNotScheduled
     self.subtreeSchedules = subtreeSchedules
     self.problem = problem
     self.offPlanSchedules = offPlanSchedules
@@ -136,7 +142,11 @@ public struct ExplorationResult: Sendable, CustomStringConvertible {
     } else {
       let extent =
         isComplete
-        ? "all of them"
+        ? locksNotScheduled.isEmpty
+          ? "all of them"
+          : "all of them at the points Lockstep sees, but not inside what the body also took — "
+            + locksNotScheduled.joined(separator: ", ")
+            + " — which are no scheduling points: interleavings there were not explored"
         : offPlanSchedules > 0
           ? "not complete: \(offPlanSchedules) of them did not run as planned (they repeated a "
             + "schedule already run, or could not follow the planned choices: the body takes "

@@ -91,6 +91,9 @@ struct ParkedWaits {
 
   static var createdLimit: Int { 4096 }
 
+  /// Whether the run's jobs or outside work created `object`, a semaphore, group or queue.
+  func isCreatedByRun(_ object: UInt) -> Bool { created.contains(object) }
+
   /// Whether the run woke a wait whose thread is not back yet: the run waits for it first.
   var hasWokenWait: Bool { waits.contains { $0.phase == .woken } }
 

@@ -243,7 +243,7 @@ struct RunState<Job: SchedulableJob>: JobRouter.RunView {
     let unfinished = !bodyFinished || !parked.isEmpty
     var woke = false
     var entry: RunEntry<Job>?
-    if parked.hasRunnableLockWait {
+    if !parked.isEmpty && parked.hasRunnableLockWait {
       // A job stopped at a lock resumes when picked; in a run that is not explored, first.
       let runnable = parked.runnableLockWaits
       if ready.isPicked && ready.eligibleCount > 0 {
@@ -545,37 +545,69 @@ struct RunState<Job: SchedulableJob>: JobRouter.RunView {
       runningTask = nil
       return .park(id)
     }
-    // A job holding the main actor is not stopped where it could take the lock: the main-actor
-    // jobs it would let run first could not run without the main actor.
-    if mayChoose && ready.isPicked && !holdsMainActor {
-      let others = parked.runnableLockWaits
-      if ready.eligibleCount + others.count > 0 {
-        let picked = ready.pick(
-          leading: [task], trailing: others.map(\.task), previous: task, step: trace.steps.count)
-        let chosen: ChosenAtLockPoint? =
-          switch picked {
-          case .leading: nil
-          case .job(let entry): .job(entry)
-          case .trailing(let index): .parked(others[index].id)
-          }
-        if let chosen {
-          chosenAtLockPoint = chosen
-          let id = parked.parkAtLock(
-            lock, task: task, waitingTask: waiting, step: step, thread: thread, runnable: true)
-          noteLockWait(.turnAtLock, task: waiting, step: step)
-          runningTask = nil
-          return .park(id)
-        }
-      }
+    if mayChoose,
+      let id = offerChoice(
+        at: lock, call: "a lock", task: task, waiting: waiting, thread: thread, holdsMainActor: holdsMainActor
+      )
+    {
+      return .park(id)
     }
     if !tries { take(lock, thread: thread, task: waiting, caller: caller) }
     return .go
+  }
+
+  /// The running job, on `thread`, is about to wait on `object` — a semaphore, a group, a queue's
+  /// `sync` — where another job might have run first: where an exploration picks and the run's
+  /// jobs created `object`, the picker chooses between it going on and every other job that may
+  /// run.
+  mutating func choicePoint(
+    at object: UInt, call: String, thread: UInt, holdsMainActor: Bool = false, actingTask: UInt64? = nil
+  ) -> LockPointDecision {
+    // Only the code under test's own: Lockstep's, XCTest's and Swift Testing's waits are not.
+    guard phase == .running, let task = runningTask, parked.isCreatedByRun(object),
+      let id = offerChoice(
+        at: object, call: call, task: task, waiting: eventTask(actingTask) ?? task, thread: thread,
+        holdsMainActor: holdsMainActor)
+    else { return .go }
+    return .park(id)
+  }
+
+  /// Asks an exploration's picker whether the running job of `task` goes on at `object` or
+  /// another job runs first; in the second case parks the job, runnable, and returns its wait's
+  /// id. A job holding the main actor goes on: the main-actor jobs it would let run first could
+  /// not run without the main actor.
+  private mutating func offerChoice(
+    at object: UInt, call: String, task: Int, waiting: Int, thread: UInt, holdsMainActor: Bool
+  ) -> UInt64? {
+    guard ready.isPicked, !holdsMainActor else { return nil }
+    let others = parked.runnableLockWaits
+    guard ready.eligibleCount + others.count > 0 else { return nil }
+    let picked = ready.pick(
+      leading: [task], trailing: others.map(\.task), previous: task, step: trace.steps.count)
+    switch picked {
+    case .leading: return nil
+    case .job(let entry): chosenAtLockPoint = .job(entry)
+    case .trailing(let index): chosenAtLockPoint = .parked(others[index].id)
+    }
+    let step = trace.steps.count - 1
+    let id = parked.parkAtLock(
+      object, task: task, waitingTask: waiting, step: step, thread: thread, runnable: true)
+    noteLockWait(.turnAt(call), task: waiting, step: step)
+    runningTask = nil
+    return id
   }
 
   /// The running job's `trylock` on `thread` took `lock`, or a condition's wait took it back.
   mutating func lockTaken(_ lock: UInt, thread: UInt, caller: UInt, actingTask: UInt64? = nil) {
     guard phase == .running, let task = runningTask else { return }
     take(lock, thread: thread, task: eventTask(actingTask) ?? task, caller: caller)
+  }
+
+  /// The running job took a lock of `kind` that is no scheduling point (a read-write lock, or a
+  /// lock taken while the runtime held one of its own): an exploration says so.
+  mutating func noteLockNotScheduled(_ kind: String) {
+    guard phase == .running, ready.isPicked, trace.locksNotScheduled.count < 8 else { return }
+    trace.locksNotScheduled.insert(kind)
   }
 
   /// The job on `thread` let `lock` go: the jobs waiting for it may resume.
@@ -602,7 +634,7 @@ struct RunState<Job: SchedulableJob>: JobRouter.RunView {
     while parked.signal(object) && all {}
   }
 
-  /// A job of the run, or its outside work, created `object`, a semaphore or a group.
+  /// A job of the run, or its outside work, created `object`, a semaphore, a group or a queue.
   mutating func noteCreatedWaitObject(_ object: UInt) {
     guard phase == .running else { return }
     parked.noteCreated(object)

@@ -12,8 +12,9 @@ enum Waiting: Sendable, Equatable {
   /// A lock another task holds (by its number; 0: a job of no task), its thread parked in
   /// `pthread_mutex_lock`.
   case lock(heldBy: Int)
-  /// Its turn again: stopped at a lock it may take, while another job runs first.
-  case turnAtLock
+  /// Its turn again: stopped at a lock it may take (or a semaphore, a queue's `sync`), while
+  /// another job runs first.
+  case turnAt(String)
 
   /// The words: "a sleep until 80 ms (virtual time)".
   var text: String {
@@ -24,7 +25,7 @@ enum Waiting: Sendable, Equatable {
     case .blockingCall(let call): "\(call) to return (its thread blocks)"
     case .lock(let holder):
       "a lock \(holder == 0 ? "an actor's job" : "task \(holder)") holds (its thread blocks in pthread_mutex_lock)"
-    case .turnAtLock: "its turn to take a lock (another job runs first)"
+    case .turnAt(let call): "its turn at \(call) (another job runs first)"
     }
   }
 }

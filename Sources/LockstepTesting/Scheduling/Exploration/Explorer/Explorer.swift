@@ -54,6 +54,8 @@ final class Explorer: @unchecked Sendable {
   private var mostWaits = 0
   /// The most choice points a schedule has had so far.
   private var mostChoicePoints = 0
+  /// The locks the body took that were no scheduling points, over every schedule.
+  private var locksNotScheduled: Set<String> = []
   /// A hash of each distinct schedule explored (its choices and cancellation point).
   private var distinct: Set<Int> = []
   /// How many explored schedules did not run as planned: they repeated one in ``distinct``, or
@@ -143,6 +145,9 @@ final class Explorer: @unchecked Sendable {
       }
       let outcome = await runSchedule(planned, capture, during: during)
       if planned.pinned == nil {
+        if !outcome.trace.locksNotScheduled.isEmpty {
+          locksNotScheduled.formUnion(outcome.trace.locksNotScheduled)
+        }
         mostChoicePoints = max(mostChoicePoints, outcome.record.points.count)
         var hasher = Hasher()
         hasher.combine(outcome.record.choices)
@@ -252,7 +257,7 @@ final class Explorer: @unchecked Sendable {
       title: setup.title, shard: setup.shard, ranOutOfTime: ranOutOfTime,
       timeBudget: setup.effective.timeBudget, pinnedPassed: pinnedPassed,
       stalePinnedTokens: stale.map(\.token), shapeSchedules: shapeSchedules, progress: progress,
-      offPlanSchedules: repeats, subtreeSchedules: subtrees)
+      offPlanSchedules: repeats, subtreeSchedules: subtrees, locksNotScheduled: locksNotScheduled.sorted())
   }
 
   private func makeFailure(

@@ -385,6 +385,9 @@ final class DeterministicRun: @unchecked Sendable {
   /// posted on this thread go to the run.
   private func asDrainThread<T>(_ body: () -> T) -> T {
     drainerTaskID = RuntimeHooks.currentTaskID()
+    // No job holds a lock of the runtime as a stretch begins (a lock is let go in the job that
+    // took it): a count the thread kept from other code starts again at zero.
+    lockstep_locks_job_starts()
     func drain() -> T {
       DrainingRun.with(self) {
         ActorClaims.claiming(for: self) {
@@ -400,7 +403,6 @@ final class DeterministicRun: @unchecked Sendable {
   /// only with `lease`.
   private func runJob(_ job: ScheduledJob, now: Int64, holding lease: borrowing MainActorLease?) {
     inJob = true
-    lockstep_locks_job_starts()
     // The tasks an actor's job runs are seen by the executor switches they make in it.
     let isActorJob = job.isActorJob
     if isActorJob { lockstep_task_switch_set_record(switchRecord) }

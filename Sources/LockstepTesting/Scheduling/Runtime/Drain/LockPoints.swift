@@ -17,6 +17,9 @@ extension DeterministicRun {
     case Int32(lockstep_lock_event_unlock):
       state.withLock { $0.lockReleased(mutex, thread: thread) }
       return true
+    case Int32(lockstep_lock_event_unscheduled):
+      state.withLock { $0.noteLockNotScheduled("pthread_rwlock_t") }
+      return true
     case Int32(lockstep_lock_event_taken):
       let acting = taskRunningInJob()
       state.withLock { $0.lockTaken(mutex, thread: thread, caller: caller, actingTask: acting) }
@@ -33,6 +36,11 @@ extension DeterministicRun {
   private func stop(at mutex: UInt, tries: Bool, flags: Int32, thread: UInt, caller: UInt) -> Bool {
     // A job holding a lock of the runtime or Foundation is not stopped: another job may need it.
     var mayChoose = flags & Int32(lockstep_lock_holds_system_lock) == 0
+    if !mayChoose {
+      state.withLock {
+        $0.noteLockNotScheduled("locks taken while the runtime or Foundation held one of theirs")
+      }
+    }
     let recursive = flags & Int32(lockstep_lock_recursive) != 0
     let acting = taskRunningInJob()
     let holdsMainActor = MainActorAccess.isHeldHere
@@ -52,6 +60,24 @@ extension DeterministicRun {
       mayChoose = false
     }
   }
+
+  /// A wait of the running job on `object` that another job might have come before — a
+  /// semaphore's, a group's, a queue's `sync` — named `call`: where an exploration picks, another
+  /// job may run first, the job parked meanwhile.
+  func choicePoint(at object: UnsafeMutableRawPointer, call: String) {
+    guard isInJob else { return }
+    let acting = taskRunningInJob()
+    let holdsMainActor = MainActorAccess.isHeldHere
+    let decision = state.withLock {
+      $0.choicePoint(
+        at: UInt(bitPattern: object), call: call, thread: Self.currentThread, holdsMainActor: holdsMainActor,
+        actingTask: acting)
+    }
+    if case .park(let id) = decision { _ = parkAtLock(id) }
+  }
+
+  /// The calling thread, as the lock stand-ins name it.
+  static var currentThread: UInt { UInt(bitPattern: Int(bitPattern: pthread_self())) }
 
   /// Parks the running job's thread as wait `id` until the run resumes it (`true`) or is over.
   private func parkAtLock(_ id: UInt64) -> Bool {

@@ -29,6 +29,9 @@ extension DeterministicRun {
     call: (() -> Void)? = nil
   ) -> Int? {
     guard isInJob else { return nil }
+    // A wait on a semaphore or a group is a choice point: another job might signal it, or wait
+    // on it, first.
+    if kind == .semaphore || kind == .group, let argument { choicePoint(at: argument, call: kind.call) }
     let waitOn: UnsafeMutableRawPointer
     let object: UnsafeMutableRawPointer
     switch (kind, argument) {
@@ -134,7 +137,10 @@ extension DeterministicRun {
   /// Makes `queue.sync` for the running job: parked when blocks of the run are on `queue` (one of
   /// them may wait for the run), made at once otherwise. Whether the run made the call.
   func sync(on queue: UnsafeMutableRawPointer, _ block: UnsafeMutableRawPointer?, barrier: Bool) -> Bool {
-    guard isInJob, state.withLock({ $0.outsideWork.hasWork(onQueue: UInt(bitPattern: queue)) }) else {
+    guard isInJob else { return false }
+    // A serial queue's `sync` is a lock: another job might take it first.
+    choicePoint(at: queue, call: ParkedWaits.Kind.sync.call)
+    guard state.withLock({ $0.outsideWork.hasWork(onQueue: UInt(bitPattern: queue)) }) else {
       return false
     }
     let call = { lockstep_dispatch_sync_now(queue, block, barrier) }
