@@ -1,3 +1,4 @@
+import Foundation
 import LockstepTestSupport
 import LockstepTesting
 import Testing
@@ -196,5 +197,53 @@ final class FindingRacesXCTestExamples: XCTestCase {
       await twoReloads(checksGeneration: true)
     }
     XCTAssertNil(result.failure)
+  }
+}
+
+// MARK: - Races at locks (FindingRaces.md)
+
+/// The article's seats: the free count checked in one lock section and taken in the next, or
+/// both in one (`oneSection`).
+private final class Seats: @unchecked Sendable {
+  private let lock = NSLock()
+  private var free = 1
+  private let oneSection: Bool
+
+  init(oneSection: Bool) { self.oneSection = oneSection }
+
+  func reserve() -> Bool {
+    if oneSection {
+      return lock.withLock {
+        guard free > 0 else { return false }
+        free -= 1
+        return true
+      }
+    }
+    let available = lock.withLock { free > 0 }
+    guard available else { return false }
+    lock.withLock { free -= 1 }
+    return true
+  }
+}
+
+private func twoReservations(oneSection: Bool) async {
+  let seats = Seats(oneSection: oneSection)
+  let first = Task { seats.reserve() }
+  let second = Task { seats.reserve() }
+  let reserved = await [first.value, second.value].count { $0 }
+  #expect(reserved == 1)
+}
+
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
+struct RacesAtLocksExamples {
+  @Test func theLastSeatIsReservedOnce() async {
+    #if os(Linux)
+      let (broken, _) = await collectingIssues {
+        await explore(.pct(schedules: 500, depth: 2)) { await twoReservations(oneSection: false) }
+      }
+      #expect(broken.failure != nil, "\(broken)")
+    #endif
+    let fixed = await explore(.pct(schedules: 500, depth: 2)) { await twoReservations(oneSection: true) }
+    #expect(fixed.passed, "\(fixed)")
   }
 }

@@ -141,11 +141,15 @@ struct ParkedWaits {
     }
   }
 
-  /// A job took `lock`: the waits for it wait again.
-  mutating func lockTaken(_ lock: UInt) {
+  /// A job took `lock`: the waits for it wait again. Returns the tasks that wait now.
+  @discardableResult
+  mutating func lockTaken(_ lock: UInt) -> [Int] {
+    var blocked: [Int] = []
     for index in waits.indices where waits[index].kind == .lock && waits[index].object == lock {
+      if waits[index].phase == .runnable { blocked.append(waits[index].waitingTask) }
       waits[index].phase = .waiting
     }
+    return blocked
   }
 
   /// The lock waits that wait for a lock held by another job, oldest first.
