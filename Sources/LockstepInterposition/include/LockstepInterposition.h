@@ -492,4 +492,22 @@ typedef struct lockstep_source_line {
 /// none can be (not Linux, no debug information, compressed sections).
 int lockstep_source_lines(const uintptr_t *addresses, int count, lockstep_source_line *lines);
 
+/// Adds `delta` to `*value` and returns what it held before: one read-modify-write, sequentially
+/// consistent. For the counters of `checkLinearizability`'s stress runs, which order the calls of
+/// tasks on real threads (Swift's `Atomic` needs macOS 15; this package supports older systems).
+static inline int64_t lockstep_atomic_add(int64_t *value, int64_t delta) {
+  return __atomic_fetch_add(value, delta, __ATOMIC_SEQ_CST);
+}
+
+/// Reads `*value` (sequentially consistent), as written by `lockstep_atomic_add` or
+/// `lockstep_atomic_store`.
+static inline int64_t lockstep_atomic_load(const int64_t *value) {
+  return __atomic_load_n(value, __ATOMIC_SEQ_CST);
+}
+
+/// Writes `*value` (sequentially consistent).
+static inline void lockstep_atomic_store(int64_t *value, int64_t new_value) {
+  __atomic_store_n(value, new_value, __ATOMIC_SEQ_CST);
+}
+
 #endif
