@@ -29,17 +29,24 @@ struct StressedSeatReservationsTests {
   }
 
   @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+  /// The race falls in 0.6–4.5 % of runs on an idle 2-core machine, but in far fewer while other
+  /// work holds the cores (0 of 10,000 once, with a build and another copy of the suite beside
+  /// it): up to five checks of 10,000 runs each, until one fails.
   @Test func aCheckThenActAcrossTwoMutexSectionsFails() async {
-    let (result, issues) = await collectingIssues {
-      await checkLinearizability(
-        .stress(runs: 10_000),
-        scenarios: .random(1, tasks: 2...2, callsPerTask: 1...1, callsBefore: 0...0, callsAfter: 0...0),
-        of: { SeatReservations(variant: .broken, seats: 1) },
-        operations: [.call("reserve") { $0.reserve() }])
+    var caught: (result: LinearizabilityStressResult, issues: [ReportedIssue])?
+    for _ in 1...5 where caught == nil {
+      let (result, issues) = await collectingIssues {
+        await checkLinearizability(
+          .stress(runs: 10_000),
+          scenarios: .random(1, tasks: 2...2, callsPerTask: 1...1, callsBefore: 0...0, callsAfter: 0...0),
+          of: { SeatReservations(variant: .broken, seats: 1) },
+          operations: [.call("reserve") { $0.reserve() }])
+      }
+      if !result.passed { caught = (result, issues) }
     }
     expectOneIssue(
-      issues, containing: "found results that no order of the calls gives",
+      caught?.issues ?? [], containing: "found results that no order of the calls gives",
       "reserve() → true | reserve() → true", "no timeline or replay token; it failed in")
-    #expect(result.failure?.isNotLinearizable == true)
+    #expect(caught?.result.failure?.isNotLinearizable == true)
   }
 }
