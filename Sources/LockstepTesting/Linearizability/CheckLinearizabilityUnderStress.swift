@@ -5,7 +5,9 @@
 /// Each run builds a fresh object, makes the scenario's calls before, starts one plain task per
 /// column of the scenario on the normal executors, releases them together, then makes the calls
 /// after and checks the invariant; its calls' results and their order in real time are judged as
-/// under the deterministic scheduler. Use it for code whose races Lockstep's scheduler cannot see:
+/// under the deterministic scheduler. A scenario runs until `runs` of its runs **overlapped** — two
+/// of its tasks had calls in flight at the same moment — making at most 20 runs for each one asked
+/// for, within `timeout`; a scenario that stops short without failing is a problem, not a pass. Use it for code whose races Lockstep's scheduler cannot see:
 /// atomics, `Synchronization.Mutex`, or any lock on Apple platforms. A failure is reported with
 /// its table of calls and how many runs failed, without a timeline or a replay token. See
 /// <doc:CheckingAnActorUnderConcurrentCalls#Stress-mode-on-real-threads>.
@@ -27,8 +29,9 @@
 ///   - scenarios: How many scenarios, and their sizes.
 ///   - condition: What must explain the results: ``ConsistencyCondition/linearizability`` or
 ///     ``ConsistencyCondition/quiescentConsistency``.
-///   - timeout: A real-time bound for each run (scaled by `LOCKSTEP_TIMEOUT_SCALE`); a run that
-///     outlasts it is reported with the calls still in flight, and the check stops.
+///   - timeout: A real-time bound for each run, and for each scenario's runs together (scaled by
+///     `LOCKSTEP_TIMEOUT_SCALE`); a run that outlasts it is reported with the calls still in
+///     flight, and the check stops; a scenario whose runs outlast it stops making runs.
 ///   - make: Builds the object under test, afresh for each run.
 ///   - operations: What the tasks may call; each call's result is compared by value, and a
 ///     thrown error is a result too.
@@ -76,7 +79,7 @@ public nonisolated(nonsending) func checkLinearizability<Object: Sendable>(
 ///   - mode: How many times each scenario runs.
 ///   - scenarios: How many scenarios, and their sizes.
 ///   - condition: What must explain the results.
-///   - timeout: A real-time bound for each run.
+///   - timeout: A real-time bound for each run, and for each scenario's runs together.
 ///   - make: Builds the object under test, afresh for each run.
 ///   - model: The model's state before the first call.
 ///   - operations: What the tasks may call, each with its model.
@@ -114,7 +117,8 @@ private nonisolated(nonsending) func checkingUnderStress<Object: Sendable, Model
       "checkLinearizability(\(check.title)): \(problems.joined(separator: "; ")). Nothing ran."
     reportIssue(problem, at: check.site)
     return LinearizabilityStressResult(
-      scenariosRun: 0, runs: 0, runsPerScenario: check.runs, failure: nil, problem: problem)
+      scenariosRun: 0, runs: 0, overlappingRuns: 0, runsPerScenario: check.runs, failure: nil,
+      problem: problem)
   }
   let result = await FailureCapture.capturing { capture in await check.run(capture) }
   if let problem = result.problem { reportIssue(problem, at: check.site) }

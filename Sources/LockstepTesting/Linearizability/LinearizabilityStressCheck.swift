@@ -1,6 +1,7 @@
-/// One `checkLinearizability(.stress(…))` call: generates its scenarios, runs each many times on
-/// real threads, judges every run, counts how many runs of a failing scenario failed, and shrinks
-/// it to the smallest scenario that still fails within as many runs.
+/// One `checkLinearizability(.stress(…))` call: generates its scenarios, runs each on real threads
+/// until ``runs`` of its runs overlapped (within a bound on attempts and on time), judges every
+/// run, counts how many runs of a failing scenario failed, and shrinks it to the smallest scenario
+/// that still fails within as many runs.
 struct LinearizabilityStressCheck<Object: Sendable, Model: Hashable & Sendable>: Sendable {
   let mode: StressMode
   let scenarios: ConcurrentScenarios
@@ -19,8 +20,18 @@ struct LinearizabilityStressCheck<Object: Sendable, Model: Hashable & Sendable>:
   /// The most smaller scenarios one shrinking runs, each as many times as the scenario that failed.
   static var shrinkingBudget: Int { 32 }
 
-  /// How many times each scenario runs: `LOCKSTEP_STRESS_COUNT`, else the mode's count.
+  /// The most runs a scenario makes, for each run asked for, while too few of them overlap.
+  static var attemptsPerRun: Int { 20 }
+
+  /// How many overlapping runs each scenario is to make: `LOCKSTEP_STRESS_COUNT`, else the mode's
+  /// count.
   var runs: Int { environment.count ?? mode.runs }
+
+  /// The most runs a scenario makes: ``attemptsPerRun`` times ``runs``.
+  var attempts: Int {
+    let (product, overflow) = runs.multipliedReportingOverflow(by: Self.attemptsPerRun)
+    return overflow ? .max : product
+  }
 
   /// `stress(runs: 1,000)`, or `stress(runs: 50) (LOCKSTEP_STRESS_COUNT=50)`.
   var title: String {
@@ -50,42 +61,53 @@ struct LinearizabilityStressCheck<Object: Sendable, Model: Hashable & Sendable>:
     return problems
   }
 
-  /// Runs the scenarios, each ``runs`` times, until one fails; then shrinks it.
+  /// Runs the scenarios, each until ``runs`` of its runs overlapped, until one fails; then shrinks
+  /// it.
   func run(_ capture: FailureCapture) async -> LinearizabilityStressResult {
     let replays = SequentialReplays(
       operations: operations, make: make, timeout: timeout, site: site, onRealThreads: true)
     let count = scenarios.count
     var progress = ProgressReporter(subject: "checkLinearizability at \(site.fileID):\(site.line)")
-    var runsDone = 0
+    var runsMade = 0
+    var overlapping = 0
     var failures = 0
     defer {
-      progress.finish(.init(done: runsDone, of: count * runs, unit: "run", failures: failures))
+      progress.finish(.init(done: overlapping, of: count * runs, unit: "run", failures: failures))
     }
     func result(scenariosRun: Int, _ failure: LinearizabilityStressFailure? = nil, problem: String? = nil)
       -> LinearizabilityStressResult
     {
       LinearizabilityStressResult(
-        scenariosRun: scenariosRun, runs: runsDone, runsPerScenario: runs, failure: failure,
+        scenariosRun: scenariosRun, runs: runsMade, overlappingRuns: overlapping,
+        runsPerScenario: runs, failure: failure,
         problem: problem.map { "checkLinearizability(\(title)): \($0)" })
     }
     for index in 0..<count {
       let scenario = scenarios.scenario(index, argumentCounts: operations.map(\.argumentCount))
-      let found = await stress(scenario, replays, capture) { failed in
-        runsDone += 1
+      let found = await stress(scenario, replays, capture) { failed, overlapped in
+        runsMade += 1
+        overlapping += overlapped ? 1 : 0
         failures += failed ? 1 : 0
         progress.tick {
-          .init(done: runsDone, of: count * runs, unit: "run", failures: failures)
+          .init(done: overlapping, of: count * runs, unit: "run", failures: failures)
         }
       }
       if let problem = found.problem { return result(scenariosRun: index + 1, problem: problem) }
-      guard let first = found.first else { continue }
+      guard let first = found.first else {
+        if let shortfall = found.shortfall {
+          return result(
+            scenariosRun: index + 1,
+            problem: tooFewOverlapped(found, shortfall, scenario: index + 1, of: count, scenario.size))
+        }
+        continue
+      }
       var reported = (scenario: scenario, stressed: found, first: first)
       var tried = 0
       if !found.didNotFinish {
         (reported, tried) = await shrink(reported, replays, capture) { tried in
           progress.tick {
             .init(
-              done: runsDone, of: count * runs, unit: "run", failures: failures,
+              done: overlapping, of: count * runs, unit: "run", failures: failures,
               phase: "shrinking the failing scenario \(index + 1), \(tried) smaller tried")
           }
         }
@@ -93,7 +115,11 @@ struct LinearizabilityStressCheck<Object: Sendable, Model: Hashable & Sendable>:
       let failure = LinearizabilityStressFailure(
         scenario: index + 1, scenarioCount: count, isNotLinearizable: reported.first.isNotLinearizable,
         calls: reported.first.table, failures: reported.first.failures, runs: reported.stressed.runs,
-        failedRuns: reported.stressed.failedRuns, didNotFinish: reported.stressed.didNotFinish,
+        overlappingRuns: reported.stressed.overlapping, runsAsked: runs,
+        failedRuns: reported.stressed.failedRuns,
+        failedOverlappingRuns: reported.stressed.failedOverlapping,
+        shortfall: reported.stressed.shortfall.map { describe($0) },
+        didNotFinish: reported.stressed.didNotFinish,
         foundSize: scenario.size, size: reported.scenario.size,
         foundFailedRuns: found.failedRuns, foundRuns: found.runs, smallerScenariosTried: tried,
         title: title)
@@ -110,12 +136,26 @@ struct LinearizabilityStressCheck<Object: Sendable, Model: Hashable & Sendable>:
     let isNotLinearizable: Bool
   }
 
+  /// Why a scenario stopped before ``runs`` of its runs overlapped.
+  enum Shortfall {
+    /// It made ``attempts`` runs.
+    case attempts
+    /// Its runs took ``timeout`` together.
+    case time
+  }
+
   /// What the runs of one scenario gave.
   struct Stressed {
     /// How many runs ran.
     var runs = 0
+    /// How many of them overlapped: two tasks had calls in flight at once.
+    var overlapping = 0
     /// How many of them failed.
     var failedRuns = 0
+    /// How many of those that overlapped failed.
+    var failedOverlapping = 0
+    /// Why the runs stopped before ``runs`` of them overlapped, if they did.
+    var shortfall: Shortfall?
     /// The first run that failed.
     var first: FailedRun?
     /// Whether the last run did not finish within the timeout: the runs stopped there.
@@ -125,11 +165,12 @@ struct LinearizabilityStressCheck<Object: Sendable, Model: Hashable & Sendable>:
     var problem: String?
   }
 
-  /// Runs `scenario` ``runs`` times (fewer when a run does not finish) and judges each run;
-  /// `ran` is told after each run whether it failed.
+  /// Runs `scenario` until ``runs`` of its runs overlapped — or it made ``attempts`` runs, or its
+  /// runs took ``timeout`` together, or a run did not finish — and judges each run; `ran` is told
+  /// after each run whether it failed and whether it overlapped.
   private func stress(
     _ scenario: Scenario, _ replays: SequentialReplays<Object, Model>, _ capture: FailureCapture,
-    ran: (_ failed: Bool) -> Void
+    ran: (_ failed: Bool, _ overlapped: Bool) -> Void
   ) async -> Stressed {
     let specification: ScenarioJudge<Object, Model>.Specification
     if let model {
@@ -146,7 +187,18 @@ struct LinearizabilityStressCheck<Object: Sendable, Model: Hashable & Sendable>:
     let run = StressScenarioRun(
       scenario: scenario, operations: operations, make: make, invariant: invariant)
     var stressed = Stressed()
-    for index in 1...runs {
+    let clock = ContinuousClock()
+    let start = clock.now
+    while stressed.overlapping < runs {
+      if stressed.runs >= attempts {
+        stressed.shortfall = .attempts
+        break
+      }
+      if stressed.runs > 0 && clock.now - start >= timeout {
+        stressed.shortfall = .time
+        break
+      }
+      let index = stressed.runs + 1
       let mark = capture.mark
       let log = StressCallLog(tasks: scenario.tasks.count)
       let outcome = await BoundedTask.run(within: timeout) { await run.run(log) }
@@ -166,14 +218,17 @@ struct LinearizabilityStressCheck<Object: Sendable, Model: Hashable & Sendable>:
         }
       }
       stressed.runs += 1
+      let overlapped = log.overlapped
+      stressed.overlapping += overlapped ? 1 : 0
       let judgement = await judge.judge(log.history, failedAlready: !failures.isEmpty)
       if let problem = judge.problem {
         stressed.problem = problem
         return stressed
       }
-      ran(judgement != nil)
+      ran(judgement != nil, overlapped)
       if let judgement {
         stressed.failedRuns += 1
+        stressed.failedOverlapping += overlapped ? 1 : 0
         if stressed.first == nil {
           stressed.first = FailedRun(
             failures: failures + [judgement.failure], table: judge.lastTable,
@@ -183,6 +238,28 @@ struct LinearizabilityStressCheck<Object: Sendable, Model: Hashable & Sendable>:
       if stressed.didNotFinish { return stressed }
     }
     return stressed
+  }
+
+  /// Why the runs stopped short, as the report says it.
+  private func describe(_ shortfall: Shortfall) -> String {
+    switch shortfall {
+    case .attempts:
+      "it made the most runs it makes, \(Self.attemptsPerRun) for each run asked for"
+    case .time:
+      "its runs took the time they are given together, timeout: \(timeout)"
+    }
+  }
+
+  /// The problem a passing scenario reports when too few of its runs overlapped.
+  private func tooFewOverlapped(
+    _ stressed: Stressed, _ shortfall: Shortfall, scenario: Int, of count: Int, _ size: String
+  ) -> String {
+    "too few runs overlapped to judge scenario \(scenario) of \(count) (\(size)): "
+      + "\(stressed.overlapping.grouped) of the \(runs.grouped) asked for, in \(stressed.runs.grouped) "
+      + "runs made (\(stressed.failedRuns.grouped) failed), before \(describe(shortfall)). A run "
+      + "overlaps when two tasks have calls in flight at once; the machine was too busy to run the "
+      + "tasks together often enough, so the check does not pass. Run it with less beside it, give "
+      + "it a longer timeout:, or ask for fewer runs."
   }
 
   /// What a run that did not finish was doing: the calls that had begun and not returned.
@@ -219,7 +296,7 @@ struct LinearizabilityStressCheck<Object: Sendable, Model: Hashable & Sendable>:
         guard tried < Self.shrinkingBudget else { return (best, tried) }
         tried += 1
         tick(tried)
-        let stressed = await stress(candidate, replays, capture) { _ in }
+        let stressed = await stress(candidate, replays, capture) { _, _ in }
         if stressed.problem != nil || stressed.didNotFinish { return (best, tried) }
         if let first = stressed.first, first.isNotLinearizable == found.first.isNotLinearizable {
           best = (candidate, stressed, first)

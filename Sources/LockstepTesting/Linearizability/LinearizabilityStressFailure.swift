@@ -10,7 +10,7 @@
 /// let result = await checkLinearizability(.stress(runs: 2_000), of: { Seats() }, operations: operations)
 /// if let failure = result.failure {
 ///   print(failure.calls)                            // a column a task, each call with its result
-///   print(failure.failedRuns, "of", failure.runs)   // how often the scenario failed
+///   print(failure.failedOverlappingRuns, "of", failure.overlappingRuns)   // how often it failed
 /// }
 /// ```
 public struct LinearizabilityStressFailure: Sendable, CustomStringConvertible {
@@ -28,8 +28,17 @@ public struct LinearizabilityStressFailure: Sendable, CustomStringConvertible {
   public let failures: [String]
   /// How many times the reported scenario ran.
   public let runs: Int
-  /// How many of those runs failed.
+  /// How many of those runs overlapped: two of their tasks had calls in flight at the same moment.
+  public let overlappingRuns: Int
+  /// How many overlapping runs the check asked for: it stops at as many, unless a run fails to
+  /// finish or it runs out of attempts or time first (see ``shortfall``).
+  public let runsAsked: Int
+  /// How many of the runs failed, overlapping or not.
   public let failedRuns: Int
+  /// How many of the overlapping runs failed.
+  public let failedOverlappingRuns: Int
+  /// Why the reported scenario stopped before ``runsAsked`` of its runs overlapped, or `nil`.
+  public let shortfall: String?
   /// Whether a run did not finish within the timeout: the check stopped at it, leaving its tasks
   /// running.
   public let didNotFinish: Bool
@@ -45,8 +54,10 @@ public struct LinearizabilityStressFailure: Sendable, CustomStringConvertible {
   /// The mode, as the report names it.
   let title: String
 
-  /// ``failedRuns`` divided by ``runs``.
-  public var failureRate: Double { runs == 0 ? 0 : Double(failedRuns) / Double(runs) }
+  /// ``failedOverlappingRuns`` divided by ``overlappingRuns``.
+  public var failureRate: Double {
+    overlappingRuns == 0 ? 0 : Double(failedOverlappingRuns) / Double(overlappingRuns)
+  }
 
   /// The report's first line.
   var headline: String {
@@ -58,19 +69,32 @@ public struct LinearizabilityStressFailure: Sendable, CustomStringConvertible {
     return "checkLinearizability found a failing run (\(place))."
   }
 
-  /// `it failed in 45 of 500 runs (9 %)`.
-  private static func count(_ failed: Int, of runs: Int) -> String {
-    let rate = StressResult.percent(runs == 0 ? 0 : Double(failed) / Double(runs))
-    return "it failed in \(failed.grouped) of \(runs.grouped) runs (\(rate))"
+  /// `10,412 runs made, 10,000 overlapped; it failed in 170 of those (1.7 %)`, and the runs
+  /// that did not overlap if any failed.
+  private var count: String {
+    let rate = StressResult.percent(failureRate)
+    var text =
+      "\(runs.grouped) \(runs == 1 ? "run" : "runs") made, \(overlappingRuns.grouped) overlapped; "
+      + "it failed in \(failedOverlappingRuns.grouped) of those (\(rate))"
+    let others = runs - overlappingRuns
+    let failedOthers = failedRuns - failedOverlappingRuns
+    if others > 0 {
+      text += " and in \(failedOthers.grouped) of the \(others.grouped) that did not overlap"
+    }
+    return text
   }
 
   /// The whole report, as the check records it.
   public var description: String {
     var lines = [headline, "What failed, in the first run that failed:"]
     lines += failures.map { "  - " + $0.replacingNewlines(with: "\n    ") }
-    var count = "Stress runs on real threads: no timeline or replay token; "
-    count += Self.count(failedRuns, of: runs)
-    if didNotFinish { count += ", the last of which did not finish" }
+    var count = "Stress runs on real threads: no timeline or replay token; " + self.count
+    if didNotFinish { count += "; the last run did not finish" }
+    if let shortfall {
+      count +=
+        "; fewer than the \(runsAsked.grouped) overlapping runs asked for: \(shortfall), the machine "
+        + "too busy to run the tasks together"
+    }
     lines.append(count + ".")
     if foundSize != size {
       lines.append(

@@ -43,6 +43,24 @@ final class StressCallLog: @unchecked Sendable {
     lists[task].withLock { $0[index].response = (position, outcome) }
   }
 
+  /// Whether the run's calls overlapped in real time: two tasks had a call in flight at the same
+  /// moment — a call of one began before a call of another returned, and that call began before
+  /// the first returned (a call that never returned is in flight to the end). A scenario with
+  /// fewer than two tasks that call has nothing to overlap: each of its runs counts as overlapped.
+  var overlapped: Bool {
+    let calls = lists.indices.dropFirst().flatMap { task in
+      lists[task].withLock { entries in
+        entries.map { (task: task, start: $0.invocation, end: $0.response?.position ?? .max) }
+      }
+    }
+    guard Set(calls.map(\.task)).count >= 2 else { return true }
+    return calls.contains { call in
+      calls.contains { other in
+        other.task != call.task && call.start < other.end && other.start < call.end
+      }
+    }
+  }
+
   /// The calls recorded so far, in the order they began.
   var history: History<ScenarioCall, CallOutcome> {
     let calls = lists.enumerated().flatMap { task, list in

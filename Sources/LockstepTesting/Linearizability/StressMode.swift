@@ -13,15 +13,19 @@
 /// schedules, timeline or replay token. See
 /// <doc:CheckingAnActorUnderConcurrentCalls#Stress-mode-on-real-threads>.
 public struct StressMode: Sendable, Equatable, CustomStringConvertible {
-  /// How many times each scenario runs, each time on a fresh object.
+  /// How many runs of each scenario must overlap (two tasks with calls in flight at once), each
+  /// run on a fresh object.
   public let runs: Int
 
-  /// Runs each scenario `runs` times on real threads.
+  /// Runs each scenario on real threads until `runs` of its runs overlapped: two of the run's
+  /// tasks had calls in flight at the same moment. Runs that did not overlap are judged too, but
+  /// not counted; a scenario makes at most 20 runs for each one asked for, within the check's
+  /// `timeout`, and reports a problem if too few overlapped.
   ///
   /// `LOCKSTEP_STRESS_COUNT`, when set, replaces `runs` for every check, as it replaces the
   /// `times:` of ``stress(times:fileID:filePath:line:column:_:)``.
   ///
-  /// - Parameter runs: How many runs of each scenario; at least 1.
+  /// - Parameter runs: How many overlapping runs of each scenario; at least 1.
   public static func stress(runs: Int = 1_000) -> Self { Self(runs: runs) }
 
   /// `stress(runs: 1,000)`.

@@ -41,7 +41,9 @@ struct CheckLinearizabilityStressTests {
         operations: [.call("increment") { await $0.increment() }, .call("count") { await $0.count }])
     }
     expectIssues(issues, containing: [])
-    #expect(result.passed && result.scenariosRun == 3 && result.runs == 600, "\(result)")
+    #expect(
+      result.passed && result.scenariosRun == 3 && result.overlappingRuns == 600 && result.runs >= 600,
+      "\(result)")
   }
 
   @Test func resultsNoOrderGivesAreCountedInEveryRunAgainstAModel() async {
@@ -60,9 +62,12 @@ struct CheckLinearizabilityStressTests {
     expectOneIssue(
       issues, containing: "found results that no order of the calls gives",
       "stress(runs: 50) on real threads", "No order of these calls, one at a time",
-      "no timeline or replay token; it failed in 50 of 50 runs (100 %).",
+      "50 overlapped; it failed in 50 of those (100 %)",
       "to 1 task × 1 call")
-    #expect(result.failure?.failedRuns == 50 && result.failure?.isNotLinearizable == true)
+    #expect(
+      result.failure?.failedOverlappingRuns == 50 && result.failure?.overlappingRuns == 50
+        && result.failure?.failedRuns == result.failure?.runs && result.failure?.isNotLinearizable == true,
+      "\(result)")
   }
 
   @Test func anInvariantThatFailsIsReportedWithTheTableAndCounted() async {
@@ -79,7 +84,8 @@ struct CheckLinearizabilityStressTests {
     }
     expectOneIssue(
       issues, containing: "found a failing run", "the count never goes back to zero",
-      "The calls:", "caller 1", "increment() → 1", "it failed in 3 of 3 runs")
+      "The calls:", "caller 1", "increment() → 1",
+      "3 runs made, 3 overlapped; it failed in 3 of those (100 %).")
     #expect(result.failure?.isNotLinearizable == false && result.failure?.failedRuns == 3)
   }
 
@@ -100,7 +106,7 @@ struct CheckLinearizabilityStressTests {
     expectOneIssue(
       issues, containing: "found a run that did not finish", "Run 1 did not finish within",
       "caller 1: take()", "caller 2: take()", "had not returned", "take() … never returned",
-      "it failed in 1 of 1 runs (100 %), the last of which did not finish")
+      "1 run made, 1 overlapped; it failed in 1 of those (100 %); the last run did not finish")
     #expect(result.failure?.didNotFinish == true && result.runs == 1, "\(result)")
   }
 
@@ -137,5 +143,27 @@ struct CheckLinearizabilityStressTests {
         "count: 0 must be at least 1", "timeout: 0.0 seconds must be positive",
       ])
     #expect(results.allSatisfy { $0.runs == 0 && !$0.passed })
+  }
+
+  @Test func aRunOverlapsWhenTwoTasksHaveCallsInFlightAtOnce() {
+    let call = ScenarioCall(operation: 0, argument: 0)
+    func log(_ calls: [(task: Int, returns: Bool)]) -> StressCallLog {
+      let log = StressCallLog(tasks: 2)
+      var started: [(task: Int, index: Int, returns: Bool)] = []
+      for (task, returns) in calls { started.append((task, log.invoke(call, task: task), returns)) }
+      for (task, index, returns) in started where returns {
+        log.respond(task: task, index: index, with: CallOutcome.returned(0))
+      }
+      return log
+    }
+    #expect(log([(1, true), (2, true)]).overlapped)
+    #expect(log([(1, true), (2, false)]).overlapped, "a call that never returns is in flight")
+    #expect(log([(0, true), (1, true)]).overlapped, "one task that calls: nothing to overlap")
+    let oneAfterTheOther = StressCallLog(tasks: 2)
+    let first = oneAfterTheOther.invoke(call, task: 1)
+    oneAfterTheOther.respond(task: 1, index: first, with: CallOutcome.returned(0))
+    let second = oneAfterTheOther.invoke(call, task: 2)
+    oneAfterTheOther.respond(task: 2, index: second, with: CallOutcome.returned(0))
+    #expect(!oneAfterTheOther.overlapped)
   }
 }
