@@ -510,4 +510,14 @@ static inline void lockstep_atomic_store(int64_t *value, int64_t new_value) {
   __atomic_store_n(value, new_value, __ATOMIC_SEQ_CST);
 }
 
+/// Moves the calling thread to the `party`-th (modulo their count) of the cores it may use, and
+/// returns what gives them back to it (pass it to `lockstep_unpin`); `NULL` when it may use fewer
+/// than two cores, or the system cannot move it (not Linux). For the start barrier of
+/// `checkLinearizability`'s stress runs: tasks on one core never run at the same moment.
+void *lockstep_pin_to_core(int party);
+
+/// Gives the calling thread back the cores `lockstep_pin_to_core` took from it; `NULL` does
+/// nothing.
+void lockstep_unpin(void *saved);
+
 #endif
