@@ -80,27 +80,28 @@ struct CheckingActorsExamples {
   static let twoReservations = ConcurrentScenarios.random(
     1, tasks: 2...2, callsPerTask: 1...1, callsBefore: 0...0, callsAfter: 0...0)
 
+  // The two Mutex examples run on real threads: disabled under the thread sanitizer, which does not
+  // see Mutex's locking on Linux and reports the seats it guards as a race.
   @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
-  @Test func theStressModeCatchesACheckThenActAcrossTwoLockSections() async {
-    // Rare on a busy machine: up to five checks of 10,000 runs, until one fails.
-    var caught: (result: LinearizabilityStressResult, issues: [ReportedIssue])?
-    for _ in 1...5 where caught == nil {
-      let (result, issues) = await collectingIssues {
-        await checkLinearizability(
-          .stress(runs: 10_000), scenarios: Self.twoReservations,
-          of: { SeatReservations(seats: 1) },
-          operations: [.call("reserve") { $0.reserve() }])
-      }
-      if !result.passed { caught = (result, issues) }
+  @Test(.disabled(if: ThreadSanitizer.isActive, "the thread sanitizer does not see Mutex's locking"))
+  func theStressModeCatchesACheckThenActAcrossTwoLockSections() async {
+    // 10,000 overlapping runs: at the lowest failure rate measured alone, 0.18 % of them, all pass
+    // with a chance of about 1.5e-8.
+    let (result, issues) = await collectingIssues {
+      await checkLinearizability(
+        .stress(runs: 10_000), scenarios: Self.twoReservations, timeout: .seconds(40),
+        of: { SeatReservations(seats: 1) },
+        operations: [.call("reserve") { $0.reserve() }])
     }
     expectOneIssue(
-      caught?.issues ?? [], containing: "reserve() → true | reserve() → true",
-      "Stress runs on real threads: no timeline or replay token; it failed in")
-    #expect(caught?.result.failure?.isNotLinearizable == true)
+      issues, containing: "reserve() → true | reserve() → true",
+      "Stress runs on real threads: no timeline or replay token;", "overlapped; it failed in")
+    #expect(result.failure?.isNotLinearizable == true, "\(result)")
   }
 
   @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
-  @Test func oneLockSectionPassesTheStressModeWithAModel() async {
+  @Test(.disabled(if: ThreadSanitizer.isActive, "the thread sanitizer does not see Mutex's locking"))
+  func oneLockSectionPassesTheStressModeWithAModel() async {
     let (result, issues) = await collectingIssues {
       await checkLinearizability(
         .stress(runs: 1_000), scenarios: .random(5, tasks: 2...2, callsPerTask: 1...2),
@@ -116,7 +117,7 @@ struct CheckingActorsExamples {
         ])
     }
     expectIssues(issues, containing: [])
-    #expect(result.passed && result.runs == 5_000, "\(result)")
+    #expect(result.passed && result.overlappingRuns == 5_000, "\(result)")
   }
 
   @Test func anAccountThatAwaitsBetweenCheckAndDebitIsCaught() async {
