@@ -185,12 +185,12 @@ struct LinearizabilityExploration<Object: Sendable, Model: Hashable & Sendable>:
       specification = .object(replays)
     }
     let judge = ScenarioJudge(
-      scenario: scenario, operations: operations, recorder: recorder, condition: condition,
+      scenario: scenario, operations: operations, condition: condition,
       specification: specification)
     let run = ScenarioRun(
       scenario: scenario, operations: operations, make: make, invariant: invariant,
       recorder: recorder, site: site)
-    let verdict: ScheduleJudge = { await judge.judge(failedAlready: $0) }
+    let verdict: ScheduleJudge = { await judge.judge(recorder.history, failedAlready: $0) }
     let explorer = Explorer(
       setup: ExplorationSetup(strategy: strategy, pinned: [], environment: .current),
       cancellation: .none, maxSteps: maxSteps, timeout: timeout, site: site,

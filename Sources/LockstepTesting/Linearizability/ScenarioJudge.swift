@@ -14,7 +14,6 @@ final class ScenarioJudge<Object: Sendable, Model: Hashable & Sendable>: @unchec
 
   let scenario: Scenario
   let operations: [LinearizabilityOperation<Object, Model>]
-  let recorder: CallRecorder
   let condition: ConsistencyCondition
   let specification: Specification
   /// A problem with the operations found while learning what the object does alone: reported
@@ -35,17 +34,19 @@ final class ScenarioJudge<Object: Sendable, Model: Hashable & Sendable>: @unchec
 
   init(
     scenario: Scenario, operations: [LinearizabilityOperation<Object, Model>],
-    recorder: CallRecorder, condition: ConsistencyCondition, specification: Specification
+    condition: ConsistencyCondition, specification: Specification
   ) {
     self.scenario = scenario
     self.operations = operations
-    self.recorder = recorder
     self.condition = condition
     self.specification = specification
   }
 
-  func judge(failedAlready: Bool) async -> ScheduleJudgement? {
-    let history = recorder.history
+  /// Judges the calls of one run, `history`: `nil` when some order of them explains their
+  /// results, or when the run `failedAlready` (an invariant, a thrown error), the table of its calls.
+  func judge(_ history: History<ScenarioCall, CallOutcome>, failedAlready: Bool) async
+    -> ScheduleJudgement?
+  {
     let table = ScenarioTable(scenario: scenario, history: history, text: text)
     lastHistory = history
     if failedAlready { return ScheduleJudgement(failure: "The calls:\n\(table.description)", key: nil) }

@@ -26,14 +26,19 @@ final class SequentialReplays<Object: Sendable, Model: Hashable & Sendable>: @un
   private var paths: [[ScenarioCall]] = [[]]
   private var missing: Set<Miss> = []
 
+  /// Whether the calls alone run on the normal executors (for a stress check) rather than in a
+  /// deterministic run.
+  private let onRealThreads: Bool
+
   init(
     operations: [LinearizabilityOperation<Object, Model>], make: @escaping @Sendable () async -> Object,
-    timeout: Duration, site: CallSite
+    timeout: Duration, site: CallSite, onRealThreads: Bool = false
   ) {
     self.operations = operations
     self.make = make
     self.timeout = timeout
     self.site = site
+    self.onRealThreads = onRealThreads
   }
 
   /// The sequential specification over what is known so far: states are nodes.
@@ -73,13 +78,13 @@ final class SequentialReplays<Object: Sendable, Model: Hashable & Sendable>: @un
     return true
   }
 
-  /// Learns the transitions along each of `paths` from a fresh object, in one deterministic run;
-  /// returns what went wrong, as ``learnMissing()`` does.
+  /// Learns the transitions along each of `paths` from a fresh object, in one deterministic run
+  /// (or one task on the normal executors); returns what went wrong, as ``learnMissing()`` does.
   func learn(_ paths: [[ScenarioCall]]) async -> String? {
     let learned = Locked<[[CallOutcome]]>([])
     let operations = operations
     let make = make
-    let body = LentBody<Void> {
+    let calls: @Sendable () async -> Void = {
       // Each sequence twice, each time on a fresh object: an object that gives other results
       // for the same calls cannot be the specification.
       for path in paths {
@@ -93,9 +98,18 @@ final class SequentialReplays<Object: Sendable, Model: Hashable & Sendable>: @un
         }
       }
     }
-    let run = DeterministicRun(order: .fifo, timeout: timeout, site: site)
-    let completion = await run.perform(body)
-    if let failure = completion.runFailure {
+    let failure: String?
+    if onRealThreads {
+      switch await BoundedTask.run(within: timeout, calls) {
+      case .finished: failure = nil
+      case .timedOut: failure = "it did not return within \(timeout)"
+      case .cancelled: failure = "the test was cancelled"
+      }
+    } else {
+      let run = DeterministicRun(order: .fifo, timeout: timeout, site: site)
+      failure = await run.perform(LentBody<Void> { await calls() }).runFailure.map { "\($0)" }
+    }
+    if let failure {
       let path = paths[learned.withLock { $0.count } / 2]
       return "calling a fresh object one call at a time did not finish — "
         + path.map { operations[$0.operation].text(argument: $0.argument) }.joined(separator: ", ")

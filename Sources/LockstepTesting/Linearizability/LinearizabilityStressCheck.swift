@@ -1,0 +1,310 @@
+/// One `checkLinearizability(.stress(…))` call: generates its scenarios, runs each on real threads
+/// until ``runs`` of its runs overlapped (within a bound on attempts and on time), judges every
+/// run, counts how many runs of a failing scenario failed, and shrinks it to the smallest scenario
+/// that still fails within as many runs.
+struct LinearizabilityStressCheck<Object: Sendable, Model: Hashable & Sendable>: Sendable {
+  let mode: StressMode
+  let scenarios: ConcurrentScenarios
+  let condition: ConsistencyCondition
+  /// The real-time bound of each run, scaled by `LOCKSTEP_TIMEOUT_SCALE`.
+  let timeout: Duration
+  let site: CallSite
+  let make: @Sendable () async -> Object
+  let operations: [LinearizabilityOperation<Object, Model>]
+  let invariant: (@Sendable (Object) async throws -> Void)?
+  /// The model's initial state; `nil` when the object itself is the specification.
+  let model: Model?
+  /// What `LOCKSTEP_STRESS_COUNT` says.
+  let environment: StressCount
+
+  /// The most smaller scenarios one shrinking runs, each as many times as the scenario that failed.
+  static var shrinkingBudget: Int { 32 }
+
+  /// The most runs a scenario makes, for each run asked for, while too few of them overlap.
+  static var attemptsPerRun: Int { 20 }
+
+  /// How many overlapping runs each scenario is to make: `LOCKSTEP_STRESS_COUNT`, else the mode's
+  /// count.
+  var runs: Int { environment.count ?? mode.runs }
+
+  /// The most runs a scenario makes: ``attemptsPerRun`` times ``runs``.
+  var attempts: Int {
+    let (product, overflow) = runs.multipliedReportingOverflow(by: Self.attemptsPerRun)
+    return overflow ? .max : product
+  }
+
+  /// `stress(runs: 1,000)`, or `stress(runs: 50) (LOCKSTEP_STRESS_COUNT=50)`.
+  var title: String {
+    environment.count.map { "\(StressMode.stress(runs: $0)) (\(StressCount.variable)=\($0))" }
+      ?? mode.description
+  }
+
+  /// What is wrong with the check's arguments or where it is called; nothing runs unless this is
+  /// empty.
+  func problems() -> [String] {
+    var problems: [String] = []
+    if CurrentRun.isActive {
+      problems.append(
+        "it cannot run inside a deterministic run: stress runs the calls on real threads, and the "
+          + "scheduler would run them one at a time. Call it from a test that is not under the "
+          + ".deterministic trait or withDeterministicScheduling, or leave out .stress to explore "
+          + "the scenarios under the scheduler")
+    }
+    if mode.runs < 1 { problems.append("runs: \(mode.runs) must be at least 1") }
+    if let problem = environment.problem { problems.append(problem) }
+    if let problem = scenarios.problem { problems.append("scenarios: \(problem)") }
+    if operations.isEmpty { problems.append("operations: give at least one operation") }
+    for operation in operations where operation.argumentCount == 0 {
+      problems.append("operations: \(operation.name) has no arguments to pick from (with: [])")
+    }
+    if timeout <= .zero { problems.append("timeout: \(timeout) must be positive") }
+    return problems
+  }
+
+  /// Runs the scenarios, each until ``runs`` of its runs overlapped, until one fails; then shrinks
+  /// it.
+  func run(_ capture: FailureCapture) async -> LinearizabilityStressResult {
+    let replays = SequentialReplays(
+      operations: operations, make: make, timeout: timeout, site: site, onRealThreads: true)
+    let count = scenarios.count
+    var progress = ProgressReporter(subject: "checkLinearizability at \(site.fileID):\(site.line)")
+    var runsMade = 0
+    var overlapping = 0
+    var failures = 0
+    defer {
+      progress.finish(.init(done: overlapping, of: count * runs, unit: "run", failures: failures))
+    }
+    func result(scenariosRun: Int, _ failure: LinearizabilityStressFailure? = nil, problem: String? = nil)
+      -> LinearizabilityStressResult
+    {
+      LinearizabilityStressResult(
+        scenariosRun: scenariosRun, runs: runsMade, overlappingRuns: overlapping,
+        runsPerScenario: runs, failure: failure,
+        problem: problem.map { "checkLinearizability(\(title)): \($0)" })
+    }
+    for index in 0..<count {
+      let scenario = scenarios.scenario(index, argumentCounts: operations.map(\.argumentCount))
+      let found = await stress(scenario, replays, capture) { failed, overlapped in
+        runsMade += 1
+        overlapping += overlapped ? 1 : 0
+        failures += failed ? 1 : 0
+        progress.tick {
+          .init(done: overlapping, of: count * runs, unit: "run", failures: failures)
+        }
+      }
+      if let problem = found.problem { return result(scenariosRun: index + 1, problem: problem) }
+      guard let first = found.first else {
+        if let shortfall = found.shortfall {
+          return result(
+            scenariosRun: index + 1,
+            problem: tooFewOverlapped(found, shortfall, scenario: index + 1, of: count, scenario.size))
+        }
+        continue
+      }
+      var reported = (scenario: scenario, stressed: found, first: first)
+      var tried = 0
+      if !found.didNotFinish {
+        (reported, tried) = await shrink(reported, replays, capture) { tried in
+          progress.tick {
+            .init(
+              done: overlapping, of: count * runs, unit: "run", failures: failures,
+              phase: "shrinking the failing scenario \(index + 1), \(tried) smaller tried")
+          }
+        }
+      }
+      let failure = LinearizabilityStressFailure(
+        scenario: index + 1, scenarioCount: count, isNotLinearizable: reported.first.isNotLinearizable,
+        calls: reported.first.table, failures: reported.first.failures, runs: reported.stressed.runs,
+        overlappingRuns: reported.stressed.overlapping, runsAsked: runs,
+        failedRuns: reported.stressed.failedRuns,
+        failedOverlappingRuns: reported.stressed.failedOverlapping,
+        shortfall: reported.stressed.shortfall.map { describe($0) },
+        didNotFinish: reported.stressed.didNotFinish,
+        foundSize: scenario.size, size: reported.scenario.size,
+        foundFailedRuns: found.failedRuns, foundRuns: found.runs, smallerScenariosTried: tried,
+        title: title)
+      return result(scenariosRun: index + 1, failure)
+    }
+    return result(scenariosRun: count)
+  }
+
+  /// A run that failed: what failed, the table of its calls, and whether its results were ones no
+  /// order of the calls gives.
+  struct FailedRun {
+    let failures: [String]
+    let table: String
+    let isNotLinearizable: Bool
+  }
+
+  /// Why a scenario stopped before ``runs`` of its runs overlapped.
+  enum Shortfall {
+    /// It made ``attempts`` runs.
+    case attempts
+    /// Its runs took ``timeout`` together.
+    case time
+  }
+
+  /// What the runs of one scenario gave.
+  struct Stressed {
+    /// How many runs ran.
+    var runs = 0
+    /// How many of them overlapped: two tasks had calls in flight at once.
+    var overlapping = 0
+    /// How many of them failed.
+    var failedRuns = 0
+    /// How many of those that overlapped failed.
+    var failedOverlapping = 0
+    /// Why the runs stopped before ``runs`` of them overlapped, if they did.
+    var shortfall: Shortfall?
+    /// The first run that failed.
+    var first: FailedRun?
+    /// Whether the last run did not finish within the timeout: the runs stopped there.
+    var didNotFinish = false
+    /// What stopped the runs before they could be judged: operations that cannot be judged alone,
+    /// or a cancelled test.
+    var problem: String?
+  }
+
+  /// Runs `scenario` until ``runs`` of its runs overlapped — or it made ``attempts`` runs, or its
+  /// runs took ``timeout`` together, or a run did not finish — and judges each run; `ran` is told
+  /// after each run whether it failed and whether it overlapped.
+  private func stress(
+    _ scenario: Scenario, _ replays: SequentialReplays<Object, Model>, _ capture: FailureCapture,
+    ran: (_ failed: Bool, _ overlapped: Bool) -> Void
+  ) async -> Stressed {
+    let specification: ScenarioJudge<Object, Model>.Specification
+    if let model {
+      let operations = operations
+      specification = .model(
+        SequentialSpecification(initial: model) { state, call in
+          operations[call.operation].model?(&state, call.argument) ?? .unknown
+        })
+    } else {
+      specification = .object(replays)
+    }
+    let judge = ScenarioJudge(
+      scenario: scenario, operations: operations, condition: condition, specification: specification)
+    let run = StressScenarioRun(
+      scenario: scenario, operations: operations, make: make, invariant: invariant)
+    var stressed = Stressed()
+    let clock = ContinuousClock()
+    let start = clock.now
+    while stressed.overlapping < runs {
+      if stressed.runs >= attempts {
+        stressed.shortfall = .attempts
+        break
+      }
+      if stressed.runs > 0 && clock.now - start >= timeout {
+        stressed.shortfall = .time
+        break
+      }
+      let index = stressed.runs + 1
+      let mark = capture.mark
+      let log = StressCallLog(tasks: scenario.tasks.count)
+      let outcome = await BoundedTask.run(within: timeout) { await run.run(log) }
+      var failures: [String] = []
+      switch outcome {
+      case .cancelled:
+        stressed.problem = "the test was cancelled"
+        return stressed
+      case .timedOut:
+        stressed.didNotFinish = true
+        failures.append(
+          "Run \(index) did not finish within \(timeout): " + pending(log.history, judge: judge))
+      case .finished(let thrown):
+        failures = capture.failures(since: mark).map(\.message)
+        if let thrown {
+          failures.append("The invariant threw an error of type \(type(of: thrown)): \(thrown)")
+        }
+      }
+      stressed.runs += 1
+      let overlapped = log.overlapped
+      stressed.overlapping += overlapped ? 1 : 0
+      let judgement = await judge.judge(log.history, failedAlready: !failures.isEmpty)
+      if let problem = judge.problem {
+        stressed.problem = problem
+        return stressed
+      }
+      ran(judgement != nil, overlapped)
+      if let judgement {
+        stressed.failedRuns += 1
+        stressed.failedOverlapping += overlapped ? 1 : 0
+        if stressed.first == nil {
+          stressed.first = FailedRun(
+            failures: failures + [judgement.failure], table: judge.lastTable,
+            isNotLinearizable: judgement.failure.hasPrefix(ScenarioJudge<Object, Model>.notLinearizable))
+        }
+      }
+      if stressed.didNotFinish { return stressed }
+    }
+    return stressed
+  }
+
+  /// Why the runs stopped short, as the report says it.
+  private func describe(_ shortfall: Shortfall) -> String {
+    switch shortfall {
+    case .attempts:
+      "it made the most runs it makes, \(Self.attemptsPerRun) for each run asked for"
+    case .time:
+      "its runs took the time they are given together, timeout: \(timeout)"
+    }
+  }
+
+  /// The problem a passing scenario reports when too few of its runs overlapped.
+  private func tooFewOverlapped(
+    _ stressed: Stressed, _ shortfall: Shortfall, scenario: Int, of count: Int, _ size: String
+  ) -> String {
+    "too few runs overlapped to judge scenario \(scenario) of \(count) (\(size)): "
+      + "\(stressed.overlapping.grouped) of the \(runs.grouped) asked for, in \(stressed.runs.grouped) "
+      + "runs made (\(stressed.failedRuns.grouped) failed), before \(describe(shortfall)). A run "
+      + "overlaps when two tasks have calls in flight at once; the machine was too busy to run the "
+      + "tasks together often enough, so the check does not pass. Run it with less beside it, give "
+      + "it a longer timeout:, or ask for fewer runs."
+  }
+
+  /// What a run that did not finish was doing: the calls that had begun and not returned.
+  private func pending(_ history: History<ScenarioCall, CallOutcome>, judge: ScenarioJudge<Object, Model>)
+    -> String
+  {
+    let table = ScenarioTable(scenario: judge.scenario, history: history) {
+      operations[$0.operation].text(argument: $0.argument)
+    }
+    let calls = history.calls.filter(\.isPending).map { call in
+      let text = operations[call.operation.operation].text(argument: call.operation.argument)
+      return "\(table.maker(of: call.id)): \(text)"
+    }
+    if calls.isEmpty {
+      return "no call was in flight (making the object with `of:`, or the invariant, did not "
+        + "return). Its tasks are left running; the check stopped."
+    }
+    return "\(calls.joined(separator: ", ")) had not returned. Its tasks are left running; the "
+      + "check stopped."
+  }
+
+  /// The smallest scenario found that still fails the same way within ``runs`` runs: one call or
+  /// one task fewer at a time, within ``shrinkingBudget`` scenarios.
+  private func shrink(
+    _ found: (scenario: Scenario, stressed: Stressed, first: FailedRun),
+    _ replays: SequentialReplays<Object, Model>, _ capture: FailureCapture, tick: (Int) -> Void
+  ) async -> ((scenario: Scenario, stressed: Stressed, first: FailedRun), tried: Int) {
+    var best = found
+    var tried = 0
+    var shrinking = true
+    while shrinking {
+      shrinking = false
+      for candidate in best.scenario.smaller {
+        guard tried < Self.shrinkingBudget else { return (best, tried) }
+        tried += 1
+        tick(tried)
+        let stressed = await stress(candidate, replays, capture) { _, _ in }
+        if stressed.problem != nil || stressed.didNotFinish { return (best, tried) }
+        if let first = stressed.first, first.isNotLinearizable == found.first.isNotLinearizable {
+          best = (candidate, stressed, first)
+          shrinking = true
+          break
+        }
+      }
+    }
+    return (best, tried)
+  }
+}
