@@ -23,6 +23,9 @@ struct LinearizabilityStressCheck<Object: Sendable, Model: Hashable & Sendable>:
   /// The most runs a scenario makes, for each run asked for, while too few of them overlap.
   static var attemptsPerRun: Int { 20 }
 
+  /// The overlapping runs a scenario that failed makes at most, to count how often it fails.
+  static var runsAfterAFailure: Int { 1_000 }
+
   /// How many overlapping runs each scenario is to make: `LOCKSTEP_STRESS_COUNT`, else the mode's
   /// count.
   var runs: Int { environment.count ?? mode.runs }
@@ -190,6 +193,8 @@ struct LinearizabilityStressCheck<Object: Sendable, Model: Hashable & Sendable>:
     let clock = ContinuousClock()
     let start = clock.now
     while stressed.overlapping < runs {
+      // A scenario that failed runs on only to count how often it fails.
+      if stressed.first != nil && stressed.overlapping >= Self.runsAfterAFailure { break }
       if stressed.runs >= attempts {
         stressed.shortfall = .attempts
         break
