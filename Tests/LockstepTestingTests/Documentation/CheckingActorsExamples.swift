@@ -81,9 +81,12 @@ struct CheckingActorsExamples {
     1, tasks: 2...2, callsPerTask: 1...1, callsBefore: 0...0, callsAfter: 0...0)
 
   // The two Mutex examples run on real threads: disabled under the thread sanitizer, which does not
-  // see Mutex's locking on Linux and reports the seats it guards as a race.
+  // see Mutex's locking on Linux and reports the seats it guards as a race; long checks, run alone
+  // by scripts/stress-mode.sh (beside the suite in parallel too few runs would overlap).
   @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
-  @Test(.disabled(if: ThreadSanitizer.isActive, "the thread sanitizer does not see Mutex's locking"))
+  @Test(
+    .disabled(if: ThreadSanitizer.isActive, "the thread sanitizer does not see Mutex's locking"),
+    .enabled(if: LongStressRuns.areEnabled, "a long check: scripts/stress-mode.sh"))
   func theStressModeCatchesACheckThenActAcrossTwoLockSections() async {
     // 10,000 overlapping runs: at the lowest failure rate measured alone, 0.18 % of them, all pass
     // with a chance of about 1.5e-8.
@@ -100,7 +103,9 @@ struct CheckingActorsExamples {
   }
 
   @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
-  @Test(.disabled(if: ThreadSanitizer.isActive, "the thread sanitizer does not see Mutex's locking"))
+  @Test(
+    .disabled(if: ThreadSanitizer.isActive, "the thread sanitizer does not see Mutex's locking"),
+    .enabled(if: LongStressRuns.areEnabled, "a long check: scripts/stress-mode.sh"))
   func oneLockSectionPassesTheStressModeWithAModel() async {
     let (result, issues) = await collectingIssues {
       await checkLinearizability(

@@ -94,7 +94,7 @@ struct CheckLinearizabilityStressTests {
       await checkLinearizability(
         .stress(runs: 100),
         scenarios: .random(1, tasks: 2...2, callsPerTask: 1...1, callsBefore: 0...0, callsAfter: 0...0),
-        timeout: .milliseconds(100), of: { Handoff() }, model: 0,
+        timeout: .seconds(3), of: { Handoff() }, model: 0,
         operations: [
           .call("take") {
             await $0.take()
@@ -106,7 +106,7 @@ struct CheckLinearizabilityStressTests {
     expectOneIssue(
       issues, containing: "found a run that did not finish", "Run 1 did not finish within",
       "caller 1: take()", "caller 2: take()", "had not returned", "take() … never returned",
-      "1 run made, 1 overlapped; it failed in 1 of those (100 %); the last run did not finish")
+      "1 run made,", "the last run did not finish")
     #expect(result.failure?.didNotFinish == true && result.runs == 1, "\(result)")
   }
 

@@ -618,7 +618,9 @@ struct RunState<Job: SchedulableJob>: JobRouter.RunView {
 
   private mutating func take(_ lock: UInt, thread: UInt, task: Int, caller: UInt) {
     locks.take(lock, thread: thread, task: task, caller: caller)
-    for waiting in parked.lockTaken(lock) where waiting != 0 { tasks[waiting].waitingOn = .lock(heldBy: task) }
+    for waiting in parked.lockTaken(lock) where waiting != 0 {
+      tasks[waiting].waitingOn = .lock(heldBy: task)
+    }
   }
 
   private mutating func noteLockWait(_ what: Waiting, task: Int, step: Int) {
