@@ -65,7 +65,10 @@ static int classify(const void *caller) {
   if (!__atomic_load_n(&directories_found, __ATOMIC_ACQUIRE)) {
     void *runtime = dlsym(RTLD_DEFAULT, "swift_retain");
     if (runtime != NULL) directory_of(runtime, toolchain_directory, sizeof toolchain_directory);
-    directory_of((const void *)next_unlock, c_library_directory, sizeof c_library_directory);
+    // The C library's own definition: under a sanitizer the next one is its interceptor, which
+    // lives in the test executable itself.
+    void *c_library = dlsym(RTLD_NEXT, "pthread_mutex_unlock");
+    if (c_library != NULL) directory_of(c_library, c_library_directory, sizeof c_library_directory);
     __atomic_store_n(&directories_found, 1, __ATOMIC_RELEASE);
   }
   Dl_info info;
@@ -162,41 +165,39 @@ static bool tell(void *run, pthread_mutex_t *mutex, int event, const void *calle
   return observer(run, mutex, event, flags, (uintptr_t)pthread_self(), (uintptr_t)caller) == 0;
 }
 
-int pthread_mutex_lock(pthread_mutex_t *mutex) {
-  mutex_function next = lock_function();
+/// A `lock` (or, `tries`, a `trylock`) of `mutex` returning to `returned_to`, from a function
+/// whose frame record is `frame`. Inlined, so that the frame stays the caller's.
+static inline __attribute__((always_inline)) int take_mutex(
+  mutex_function next, pthread_mutex_t *mutex, bool tries, const void *returned_to, void *const *frame)
+{
   void *run = lockstep_main_queue_current_run();
   if (__builtin_expect(run == NULL, 1)) {
-    if (__builtin_expect(probing, 0)) note_probe(__builtin_return_address(0));
+    if (__builtin_expect(probing, 0)) note_probe(returned_to);
     return next(mutex);
   }
-  const void *caller = past_thunk(__builtin_return_address(0), __builtin_frame_address(0));
+  const void *caller = past_thunk(returned_to, frame);
   if (caller_kind(caller) != caller_tested) {
     int result = next(mutex);
     if (result == 0) system_locks_held++;
     return result;
   }
-  if (!tell(run, mutex, lockstep_lock_event_lock, caller)) return 0;
-  return next(mutex);
+  if (!tell(run, mutex, tries ? lockstep_lock_event_try : lockstep_lock_event_lock, caller)) {
+    return tries ? EBUSY : 0;
+  }
+  int result = next(mutex);
+  if (tries && result == 0) tell(run, mutex, lockstep_lock_event_taken, caller);
+  return result;
+}
+
+int pthread_mutex_lock(pthread_mutex_t *mutex) {
+  return take_mutex(
+    lock_function(), mutex, false, __builtin_return_address(0), __builtin_frame_address(0));
 }
 
 int pthread_mutex_trylock(pthread_mutex_t *mutex) {
   mutex_function next =
     (mutex_function)lockstep_next_definition((void **)&next_trylock, "pthread_mutex_trylock");
-  void *run = lockstep_main_queue_current_run();
-  if (__builtin_expect(run == NULL, 1)) {
-    if (__builtin_expect(probing, 0)) note_probe(__builtin_return_address(0));
-    return next(mutex);
-  }
-  const void *caller = past_thunk(__builtin_return_address(0), __builtin_frame_address(0));
-  if (caller_kind(caller) != caller_tested) {
-    int result = next(mutex);
-    if (result == 0) system_locks_held++;
-    return result;
-  }
-  if (!tell(run, mutex, lockstep_lock_event_try, caller)) return EBUSY;
-  int result = next(mutex);
-  if (result == 0) tell(run, mutex, lockstep_lock_event_taken, caller);
-  return result;
+  return take_mutex(next, mutex, true, __builtin_return_address(0), __builtin_frame_address(0));
 }
 
 int pthread_mutex_unlock(pthread_mutex_t *mutex) {

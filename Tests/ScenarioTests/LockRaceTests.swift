@@ -75,9 +75,7 @@ private final class ReadWriteBox: @unchecked Sendable {
   }
 }
 
-@Suite(
-  .timeLimit(.minutes(SuiteTimeLimit.minutes)),
-  .disabled(if: ThreadSanitizer.isActive, "locks are not scheduling points under the thread sanitizer yet"))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct LockRaceTests {
   @Test(arguments: [1, 2, 3, 4, 5] as [UInt64])
   func aCheckThenActAcrossTwoLockSectionsIsFound(seed: UInt64) async {

@@ -569,6 +569,12 @@ static inline void lockstep_atomic_store(int64_t *value, int64_t new_value) {
   __atomic_store_n(value, new_value, __ATOMIC_SEQ_CST);
 }
 
+/// Writes `*value` with no ordering: for a word one thread writes as it goes and another thread
+/// of an ended run may still write (a crash trail's step).
+static inline void lockstep_atomic_store_relaxed(int64_t *value, int64_t new_value) {
+  __atomic_store_n(value, new_value, __ATOMIC_RELAXED);
+}
+
 /// Moves the calling thread to the `party`-th (modulo their count) of the cores it may use, and
 /// returns what gives them back to it (pass it to `lockstep_unpin`); `NULL` when it may use fewer
 /// than two cores, or the system cannot move it (not Linux). For the start barrier of

@@ -101,7 +101,7 @@ enum CrashReport {
         state[active] = 0
         state[count] = 0
         state[dropped] = 0
-        state[step] = 0
+        record(step: 0)
         state[cancel] = cancelAtWait.map { $0 + 1 } ?? 0
         let line = Array("  \(exploration), \(during)\n".utf8.prefix(textCapacity))
         line.withUnsafeBufferPointer { text.update(from: $0.baseAddress!, count: $0.count) }
@@ -129,7 +129,11 @@ enum CrashReport {
       /// numbers them; 0 between two jobs. One store.
       @inline(__always)
       func record(step number: Int) {
-        state[step] = number
+        // Atomic: a thread of a run that ended (a job parked when it did, going on) may write it
+        // after the next schedule began.
+        UnsafeMutableRawPointer(state + step).withMemoryRebound(to: Int64.self, capacity: 1) {
+          lockstep_atomic_store_relaxed($0, Int64(number))
+        }
       }
 
       /// Runs `body`, a stretch of draining a schedule of this trail's exploration, with a crash

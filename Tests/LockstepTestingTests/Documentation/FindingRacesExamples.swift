@@ -234,9 +234,7 @@ private func twoReservations(oneSection: Bool) async {
   #expect(reserved == 1)
 }
 
-@Suite(
-  .timeLimit(.minutes(SuiteTimeLimit.minutes)),
-  .disabled(if: ThreadSanitizer.isActive, "locks are not scheduling points under the thread sanitizer yet"))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct RacesAtLocksExamples {
   @Test func theLastSeatIsReservedOnce() async {
     #if os(Linux)

@@ -86,14 +86,7 @@ extension DeterministicRun {
     }
     let thread = ParkedThread(waitOn: nil, frames: frames)
     parkedThreads.withLock { $0[id] = thread }
-    var fields = drainerFields
-    // The turn goes to the thread that resumed this job earlier, or to a new helper.
-    if let resumer = fields.resumer {
-      fields.resumer = nil
-      resumer.hand(.drainOn)
-    } else {
-      ParkedJobs.startHelper(for: self)
-    }
+    let fields = handTurnOn()
     let message = ParkedJobs.outsideRun { thread.slot.wait() }
     drainerFields = fields
     switch message {

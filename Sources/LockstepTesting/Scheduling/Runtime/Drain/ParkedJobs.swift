@@ -99,14 +99,7 @@ extension DeterministicRun {
       return 0
     }
     parkedThreads.withLock { $0[id] = thread }
-    var fields = drainerFields
-    // The turn goes to the thread that resumed this job earlier, or to a new helper.
-    if let resumer = fields.resumer {
-      fields.resumer = nil
-      resumer.hand(.drainOn)
-    } else {
-      ParkedJobs.startHelper(for: self)
-    }
+    let fields = handTurnOn()
     let (timedOut, message) = ParkedJobs.outsideRun { () -> (Bool, BatonSlot.Message) in
       if let call {
         syncCallsParked.withLock { $0 += 1 }
@@ -132,6 +125,20 @@ extension DeterministicRun {
     case .drainOn, .retire:
       preconditionFailure("a parked thread is handed only its turn or the run's end")
     }
+  }
+
+  /// The running job parks: the turn goes to the thread that resumed it earlier, if one waits for
+  /// it back, otherwise to a helper. Returns this thread's drain fields, to have back when the job
+  /// resumes.
+  func handTurnOn() -> DrainerFields {
+    var fields = drainerFields
+    if let resumer = fields.resumer {
+      fields.resumer = nil
+      resumer.hand(.drainOn)
+    } else {
+      ParkedJobs.startHelper(for: self)
+    }
+    return fields
   }
 
   /// Makes `queue.sync` for the running job: parked when blocks of the run are on `queue` (one of
