@@ -290,8 +290,6 @@ int lockstep_return_addresses(uintptr_t *addresses, int capacity) {
 
 void lockstep_locks_probe(bool on) { probing = on; }
 
-bool lockstep_locks_interposable(void) { return true; }
-
 void lockstep_private_mutex_lock(void *mutex) { lock_function()((pthread_mutex_t *)mutex); }
 
 void lockstep_private_mutex_unlock(void *mutex) { unlock_function()((pthread_mutex_t *)mutex); }
@@ -324,7 +322,6 @@ int lockstep_return_addresses(uintptr_t *addresses, int capacity) {
   return 0;
 }
 void lockstep_locks_probe(bool on) { (void)on; }
-bool lockstep_locks_interposable(void) { return false; }
 void lockstep_private_mutex_lock(void *mutex) { pthread_mutex_lock((pthread_mutex_t *)mutex); }
 void lockstep_private_mutex_unlock(void *mutex) { pthread_mutex_unlock((pthread_mutex_t *)mutex); }
 void lockstep_private_condition_wait(void *condition, void *mutex) {

@@ -395,9 +395,6 @@ void lockstep_locks_probe(bool on);
 /// elsewhere): cheaper than Foundation's, which boxes each.
 int lockstep_return_addresses(uintptr_t *addresses, int capacity);
 
-/// Whether this build stands in for the C library's mutex calls (Linux only).
-bool lockstep_locks_interposable(void);
-
 /// The C library's `pthread_mutex_lock` itself, for Lockstep's own locks: never a scheduling point.
 void lockstep_private_mutex_lock(void *mutex);
 

@@ -21,15 +21,11 @@ struct LockTable {
   /// By address.
   private(set) var locks: [UInt: Lock] = [:]
 
-  /// How many lock operations of the code under test the run saw: takes and releases.
-  private(set) var operations = 0
-
   /// Who holds `lock`, if a job does.
   func holder(of lock: UInt) -> Holding? { locks[lock]?.holding }
 
   /// The job on `thread`, of task `task`, took `lock` from `caller`.
   mutating func take(_ lock: UInt, thread: UInt, task: Int, caller: UInt) {
-    operations += 1
     if var known = locks[lock] {
       if let holding = known.holding, holding.thread == thread {
         known.holding?.count += 1
@@ -48,7 +44,6 @@ struct LockTable {
     guard var known = locks[lock], let holding = known.holding, holding.thread == thread else {
       return false
     }
-    operations += 1
     if holding.count > 1 {
       known.holding?.count -= 1
       locks[lock] = known
