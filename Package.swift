@@ -55,6 +55,10 @@ let package = Package(
       dependencies: ["LockstepTesting", "LockstepTestSupport", "LockstepReports"],
       swiftSettings: strict),
     .testTarget(name: "LockstepReportsTests", dependencies: ["LockstepReports"], swiftSettings: strict),
+    // Synchronous XCTests in Swift 5 mode, as an existing suite has them, each body wrapped unchanged.
+    .testTarget(
+      name: "WrappedXCTestSuiteTests", dependencies: ["LockstepTesting"],
+      swiftSettings: [.swiftLanguageMode(.v5)]),
     .testTarget(
       name: "ScenarioTests", dependencies: ["LockstepTesting", "LockstepExamples", "LockstepTestSupport"],
       swiftSettings: strict),

@@ -207,6 +207,13 @@ static bool slept_in_run(int64_t nanoseconds) {
 
 bool lockstep_sleep_in_run(int64_t nanoseconds) { return slept_in_run(nanoseconds); }
 
+long lockstep_run_loop_wait_in_run(void *run_loop, int64_t nanoseconds) {
+  void *run = lockstep_main_queue_current_run();
+  if (__builtin_expect(run == NULL, 1) || run_loop == NULL) return -1;
+  lockstep_blocking_wait_observer observer = __atomic_load_n(&wait_observer, __ATOMIC_ACQUIRE);
+  return observer != NULL ? observer(run, run_loop, lockstep_blocking_wait_run_loop, nanoseconds) : -1;
+}
+
 int usleep(useconds_t microseconds) {
   if (slept_in_run((int64_t)microseconds * 1000)) return 0;
   usleep_function next = (usleep_function)lockstep_next_definition((void **)&next_usleep, "usleep");
@@ -330,6 +337,11 @@ void lockstep_blocking_waits_parked(long change) { (void)change; }
 bool lockstep_sleep_in_run(int64_t nanoseconds) {
   (void)nanoseconds;
   return false;
+}
+long lockstep_run_loop_wait_in_run(void *run_loop, int64_t nanoseconds) {
+  (void)run_loop;
+  (void)nanoseconds;
+  return -1;
 }
 void lockstep_sync_set_observer(lockstep_sync_observer observer) { (void)observer; }
 void lockstep_dispatch_sync_now(void *queue, void *block, bool barrier) {

@@ -1,17 +1,23 @@
-// XCTest's waits for expectations inside a deterministic run (Linux). `fulfillment(of:timeout:)`
-// waits on a thread of its own, in a loop that reads `Date` and runs the thread's run loop for a
-// slice of the time left (a loop without sources, which returns at once: the wait spins); a
-// fulfilment stops the run loop (`CFRunLoopStop`). A thread a run's job starts from XCTest's code
-// (`ThreadStarts.c`) is the run's waiter: it reads the run's virtual clocks, and each slice
-// (`CFRunLoopRunInMode`) rests in the run instead, which lets virtual time move meanwhile and ends
-// the slice when its time is over in virtual time, or when a stop comes (see the Swift side,
-// `ExpectationWaits.swift`). Everywhere else the calls go on to Foundation's CoreFoundation
+// Run loops inside a deterministic run (Linux). A synchronous wait of a run's job —
+// XCTest's `waitForExpectations(timeout:)`, `wait(for:timeout:)`, `XCTWaiter().wait`, a test
+// helper's `RunLoop.current.run(until:)`, wherever it is called from — runs its thread's run loop
+// (`CFRunLoopRunInMode`) in slices until the time it read from `Date` is over or the run loop is
+// stopped (`CFRunLoopStop`, which XCTest calls when the expectations are fulfilled). Each slice is
+// offered to the run (`BlockingWaits.c`), which parks the job for the slice's time in virtual time
+// or until the loop is stopped, and drains on meanwhile (a slice on the main thread serves the
+// run's main-actor work, as the main run loop serves the main queue); `_CFRunLoopFinished` says a
+// run's job's loop is never finished, so that `RunLoop.run(mode:before:)` makes the call even where
+// the loop has no sources. XCTest's async `fulfillment(of:timeout:)` waits on a thread of its own:
+// a thread a run's job starts from XCTest's code (`ThreadStarts.c`) is the run's waiter, which
+// reads the run's virtual clocks, and each of its slices rests in the run instead (see the Swift
+// side, `ExpectationWaits.swift`). Everywhere else the calls go on to Foundation's CoreFoundation
 // unchanged; Apple platforms bind them to their library, and nothing is defined.
 #if defined(__linux__)
   #define _GNU_SOURCE
   #include <dlfcn.h>
   #include <execinfo.h>
   #include <string.h>
+  #include <unistd.h>
 #endif
 
 #include "LockstepInterposition.h"
@@ -37,37 +43,43 @@ static long waits_taken;
 /// The outside-work token of the run whose waiter the calling thread is; `NULL` elsewhere.
 static __thread void *waiter_token;
 
-/// `kCFRunLoopRunTimedOut`.
+/// `kCFRunLoopRunFinished`, `kCFRunLoopRunStopped` and `kCFRunLoopRunTimedOut`.
+#define RUN_LOOP_FINISHED 1
+#define RUN_LOOP_STOPPED 2
 #define RUN_LOOP_TIMED_OUT 3
 
-/// Whether the calling thread's run loop has no sources in `mode` (CoreFoundation's own answer).
-static bool run_loop_without_sources(const void *mode) {
-  finished_function finished =
-    (finished_function)lockstep_next_definition((void **)&next_finished, "_CFRunLoopFinished");
+/// The calling thread's run loop.
+static void *current_run_loop(void) {
   current_run_loop_function current = (current_run_loop_function)lockstep_next_definition(
     (void **)&next_current, "CFRunLoopGetCurrent");
-  return finished != NULL && current != NULL && finished(current(), mode) != 0;
+  return current != NULL ? current() : NULL;
 }
 
 int32_t CFRunLoopRunInMode(const void *mode, double seconds, unsigned char returnAfterSourceHandled) {
   run_in_mode_function next =
     (run_in_mode_function)lockstep_next_definition((void **)&next_run_in_mode, "CFRunLoopRunInMode");
   void *token = waiter_token;
-  if (__builtin_expect(token == NULL, 1) || !(seconds > 0) || seconds > 1e9) {
-    if (__builtin_expect(lockstep_main_queue_current_run() != NULL, 0) && seconds > 0 && seconds <= 1e9
-      && run_loop_without_sources(mode) && lockstep_sleep_in_run((int64_t)(seconds * 1e9)))
-    {
-      // A run's job runs a run loop without sources (XCTest's `wait(for:timeout:)`): it would
-      // return at once, and its caller spin on a clock that stands still. It sleeps its time in
-      // the run's virtual time instead, parked.
-      return RUN_LOOP_TIMED_OUT;
+  if (__builtin_expect(token == NULL, 1)) {
+    if (__builtin_expect(lockstep_main_queue_current_run() != NULL, 0) && seconds > 0) {
+      // A run's job waits in its run loop: parked in the run's virtual time.
+      int64_t nanoseconds = seconds > 1e9 ? -1 : (int64_t)(seconds * 1e9);
+      long parked = lockstep_run_loop_wait_in_run(current_run_loop(), nanoseconds);
+      if (parked >= 0) return parked == 0 ? RUN_LOOP_STOPPED : RUN_LOOP_TIMED_OUT;
+      // CoreFoundation's own deadline is read in real time, as the kernel keeps it.
+      lockstep_virtual_clocks *clocks = lockstep_virtual_clocks_enter(NULL);
+      int32_t result = next(mode, seconds, returnAfterSourceHandled);
+      lockstep_virtual_clocks_enter(clocks);
+      // The run is over (the wait was refused) and the loop has nothing to run: a caller that
+      // loops until its deadline must not spin while real time catches up.
+      if (result == RUN_LOOP_FINISHED) usleep((useconds_t)(seconds < 0.01 ? seconds * 1e6 : 10000));
+      return result;
     }
     return next(mode, seconds, returnAfterSourceHandled);
   }
+  if (!(seconds > 0) || seconds > 1e9) return next(mode, seconds, returnAfterSourceHandled);
   lockstep_run_loop_rest rest = __atomic_load_n(&run_loop_rest, __ATOMIC_ACQUIRE);
-  current_run_loop_function current = (current_run_loop_function)lockstep_next_definition(
-    (void **)&next_current, "CFRunLoopGetCurrent");
-  int32_t result = rest != NULL && current != NULL ? rest(token, (int64_t)(seconds * 1e9), current()) : -1;
+  void *run_loop = current_run_loop();
+  int32_t result = rest != NULL && run_loop != NULL ? rest(token, (int64_t)(seconds * 1e9), run_loop) : -1;
   if (result >= 0) return result;
   // The run is over: real time from now on.
   lockstep_expectation_waiter_leave();
@@ -77,16 +89,11 @@ int32_t CFRunLoopRunInMode(const void *mode, double seconds, unsigned char retur
 unsigned char _CFRunLoopFinished(void *run_loop, const void *mode) {
   finished_function next =
     (finished_function)lockstep_next_definition((void **)&next_finished, "_CFRunLoopFinished");
-  // XCTest's waiter runs a run loop without sources, which returns at once: in a run, its wait
-  // is the run's (`CFRunLoopRunInMode` above), as is XCTest's wait in a run's job.
+  // A loop without sources returns at once, and its caller would spin on a clock that stands
+  // still: in a run (a job's wait, or XCTest's waiter) the wait is the run's (above).
   if (__builtin_expect(waiter_token != NULL, 0)) return 0;
-  unsigned char finished = next(run_loop, mode);
-  if (__builtin_expect(finished && lockstep_main_queue_current_run() != NULL, 0)
-    && lockstep_called_from_xctest())
-  {
-    return 0;
-  }
-  return finished;
+  if (__builtin_expect(lockstep_main_queue_current_run() != NULL, 0)) return 0;
+  return next(run_loop, mode);
 }
 
 void CFRunLoopStop(void *run_loop) {

@@ -75,6 +75,11 @@ static int64_t virtual_nanoseconds(clockid_t clock) {
   int64_t base = __atomic_load_n(&clocks->base[clock], __ATOMIC_RELAXED);
   if (base == INT64_MIN) return -1;
   int64_t elapsed = __atomic_load_n(&clocks->elapsed, __ATOMIC_RELAXED);
+  int64_t released_at = __atomic_load_n(&clocks->released_at, __ATOMIC_RELAXED);
+  if (__builtin_expect(released_at != 0, 0)) {
+    int64_t now = real_nanoseconds(CLOCK_MONOTONIC);
+    if (now > released_at) elapsed += now - released_at;
+  }
   if (__builtin_expect(base == LOCKSTEP_BASE_UNREAD, 0)) {
     // A monotonic clock starts where the real one stands when the run first reads it.
     int64_t now = real_nanoseconds(clock);
@@ -168,6 +173,14 @@ void lockstep_virtual_clocks_start(lockstep_virtual_clocks *clocks, int64_t wall
   clocks->base[CLOCK_TAI] = wall_start + known;
 #endif
   clocks->elapsed = 0;
+  clocks->released_at = 0;
+}
+
+void lockstep_virtual_clocks_release(lockstep_virtual_clocks *clocks) {
+  int64_t now = real_nanoseconds(CLOCK_MONOTONIC);
+  int64_t unset = 0;
+  __atomic_compare_exchange_n(
+    &clocks->released_at, &unset, now > 0 ? now : 1, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 }
 
 lockstep_virtual_clocks *lockstep_virtual_clocks_enter(lockstep_virtual_clocks *clocks) {
@@ -189,7 +202,10 @@ void lockstep_virtual_clocks_start(lockstep_virtual_clocks *clocks, int64_t wall
   for (int clock = 0; clock < LOCKSTEP_CLOCK_COUNT; clock++) clocks->base[clock] = INT64_MIN;
   (void)wall_start;
   clocks->elapsed = 0;
+  clocks->released_at = 0;
 }
+
+void lockstep_virtual_clocks_release(lockstep_virtual_clocks *clocks) { (void)clocks; }
 
 lockstep_virtual_clocks *lockstep_virtual_clocks_enter(lockstep_virtual_clocks *clocks) {
   (void)clocks;

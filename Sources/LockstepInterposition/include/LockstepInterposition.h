@@ -19,6 +19,9 @@ typedef struct lockstep_virtual_clocks {
   int64_t base[LOCKSTEP_CLOCK_COUNT];
   /// The run's virtual time, in nanoseconds.
   int64_t elapsed;
+  /// The real monotonic instant at which the run let its clocks go (it is over while a thread of
+  /// it still reads them), 0 before: from then on they move on in real time.
+  int64_t released_at;
 } lockstep_virtual_clocks;
 
 /// Whether this build stands in for the C library's clock reads (Linux only).
@@ -34,6 +37,11 @@ void lockstep_virtual_clocks_start(lockstep_virtual_clocks *clocks, int64_t wall
 static inline void lockstep_virtual_clocks_set_elapsed(lockstep_virtual_clocks *clocks, int64_t elapsed) {
   __atomic_store_n(&clocks->elapsed, elapsed, __ATOMIC_RELAXED);
 }
+
+/// Lets `clocks` go: the run is over, and every thread still reading them (a job the run gave up,
+/// blocked in a wait) reads them moving on in real time from where they stand, so that its own
+/// timeouts pass.
+void lockstep_virtual_clocks_release(lockstep_virtual_clocks *clocks);
 
 /// Makes the calling thread read `clocks` (or the real clocks, for `NULL`); returns what it read
 /// before.
@@ -313,6 +321,9 @@ enum {
   lockstep_blocking_wait_group = 1,
   /// A blocking sleep (`usleep`, `nanosleep`, `sleep`): no object, only a time.
   lockstep_blocking_wait_sleep = 2,
+  /// A run loop run (`CFRunLoopRunInMode`: `RunLoop.run`, XCTest's synchronous waits): the run
+  /// loop is the object; its time, or `CFRunLoopStop`, ends it.
+  lockstep_blocking_wait_run_loop = 3,
 };
 
 /// A job of `run` is about to wait on `object` (a semaphore or a group, by `kind`) for
@@ -351,6 +362,11 @@ void lockstep_dispatch_sync_now(void *queue, void *block, bool barrier);
 /// Whether the run of the calling thread's job took a blocking sleep of `nanoseconds` (parked, in
 /// virtual time) and slept it.
 bool lockstep_sleep_in_run(int64_t nanoseconds);
+
+/// Offers a run of `run_loop` for `nanoseconds` (-1: until stopped) by the calling thread's job to
+/// its run: 0 when `CFRunLoopStop` ended it, 1 when its time passed in virtual time, -1 when the
+/// run does not take it and the caller runs the run loop as before.
+long lockstep_run_loop_wait_in_run(void *run_loop, int64_t nanoseconds);
 
 /// What a lock call of a run's job is (`LockCalls.c`).
 enum {

@@ -118,6 +118,7 @@ nonisolated(nonsending) private func runDeterministically(
 ///     a deadlock.
 ///   - body: The code to run: an ordinary, non-escaping closure that may assign to your locals.
 /// - Returns: The body's value and the trace.
+@discardableResult
 public func withDeterministicSchedulingBlocking<Result>(
   seed: UInt64? = nil, timeout: Duration = .seconds(60), gracePeriod: Duration = .zero,
   fileID: StaticString = #fileID, filePath: StaticString = #filePath,
@@ -130,6 +131,42 @@ public func withDeterministicSchedulingBlocking<Result>(
   let trace = try runDeterministicallyBlocking(
     seed: seed, timeout: timeout, gracePeriod: gracePeriod, site: site
   ) { value = try await body() }
+  return try DeterministicOutcome(storedValue: value, trace: trace)
+}
+
+/// The blocking form for a synchronous body: a synchronous XCTest method wrapped unchanged keeps
+/// the diagnostics it had, and its waits (`waitForExpectations`, `wait(for:timeout:)`) are parked in
+/// the run while the run's other work goes on. See <doc:WrappingAnExistingXCTestSuite>.
+///
+/// ```swift
+/// func testLoadsOnTheMainQueue() throws {
+///   try withDeterministicSchedulingBlocking(seed: 1) {
+///     let loaded = expectation(description: "loaded")
+///     loader.load { _ in loaded.fulfill() }   // answers on DispatchQueue.main after 2 s
+///     waitForExpectations(timeout: 5)          // returns after 2 virtual seconds
+///   }
+/// }
+/// ```
+///
+/// - Parameters:
+///   - seed: `nil` for FIFO order, or a seed for a reproducible pseudo-random order.
+///   - timeout: A real-time bound for the whole run.
+///   - gracePeriod: How long to wait in real time for a job from outside the run before reporting
+///     a deadlock.
+///   - body: The code to run, as the run's body: tasks and blocks it starts are the run's.
+/// - Returns: The body's value and the trace.
+@discardableResult
+public func withDeterministicSchedulingBlocking<Result>(
+  seed: UInt64? = nil, timeout: Duration = .seconds(60), gracePeriod: Duration = .zero,
+  fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+  line: UInt = #line, column: UInt = #column,
+  _ body: () throws -> Result
+) throws -> DeterministicOutcome<Result> {
+  let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+  var value: Result?
+  let trace = try runDeterministicallyBlocking(
+    seed: seed, timeout: timeout, gracePeriod: gracePeriod, site: site
+  ) { value = try body() }
   return try DeterministicOutcome(storedValue: value, trace: trace)
 }
 

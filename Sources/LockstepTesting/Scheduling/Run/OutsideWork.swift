@@ -99,6 +99,9 @@ struct OutsideWork {
     records.values.contains { $0.queue == queue && ($0.kind == .async || $0.kind == .groupAsync) }
   }
 
+  /// The queue the work of `id` was queued on, if it is a block in flight.
+  func queue(of id: UInt64) -> UInt? { records[id]?.queue }
+
   /// Whether `id` rests now.
   func isResting(_ id: UInt64) -> Bool { resting.contains(id) }
 

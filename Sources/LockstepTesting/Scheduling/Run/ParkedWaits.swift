@@ -17,6 +17,9 @@ struct ParkedWaits {
     /// A lock of the code under test (``LockTable``): the run resumes the job when the lock is
     /// free and the job is picked.
     case lock
+    /// A run of the thread's run loop (XCTest's synchronous waits, `RunLoop.run(until:)`): its
+    /// time, in virtual time, or `CFRunLoopStop` ends it.
+    case runLoop
 
     /// The call, as a report names it.
     var call: String {
@@ -26,6 +29,7 @@ struct ParkedWaits {
       case .sleep: "a blocking sleep (Thread.sleep, usleep)"
       case .sync: "DispatchQueue.sync"
       case .lock: "a lock (pthread_mutex_lock: NSLock.lock(), NSRecursiveLock.lock())"
+      case .runLoop: "a run loop (RunLoop.run, XCTest's wait(for:timeout:), waitForExpectations)"
       }
     }
   }
@@ -170,6 +174,15 @@ struct ParkedWaits {
     }
     waits[index].phase = .woken
     return true
+  }
+
+  /// The run's last block on `queue` returned: the jobs parked in `sync` for it are on their way
+  /// back.
+  mutating func wakeSyncWaits(on queue: UInt) {
+    for index in waits.indices
+    where waits[index].kind == .sync && waits[index].object == queue && waits[index].phase == .waiting {
+      waits[index].phase = .woken
+    }
   }
 
   /// The deadline of wait `id` passed in virtual time. Returns whether it was still waiting: the

@@ -426,7 +426,11 @@ struct RunState<Job: SchedulableJob>: JobRouter.RunView {
 
   /// The outside work of `id` returned; `true` when the drain thread waits and must be woken.
   mutating func endOutsideWork(_ id: UInt64) -> Bool {
+    let queue = outsideWork.queue(of: id)
     guard outsideWork.end(id) else { return false }
+    // A job parked in `queue.sync` behind the run's last block on that queue is on its way back:
+    // the run waits for it, and declares no deadlock meanwhile.
+    if let queue, !outsideWork.hasWork(onQueue: queue) { parked.wakeSyncWaits(on: queue) }
     return wakesDrain()
   }
 
@@ -634,6 +638,12 @@ struct RunState<Job: SchedulableJob>: JobRouter.RunView {
   mutating func signalParked(_ object: UInt, all: Bool) {
     guard phase == .running else { return }
     while parked.signal(object) && all {}
+  }
+
+  /// Run loop `runLoop` was stopped: whether a parked wait in it was still waiting, and is woken.
+  mutating func stopRunLoopWait(_ runLoop: UInt) -> Bool {
+    guard phase == .running else { return false }
+    return parked.signal(runLoop)
   }
 
   /// A job of the run, or its outside work, created `object`, a semaphore, a group or a queue.

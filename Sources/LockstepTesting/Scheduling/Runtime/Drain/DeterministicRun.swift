@@ -361,6 +361,7 @@ final class DeterministicRun: @unchecked Sendable {
     guard let abandoned else { return nil }
     ActiveRuns.quarantine(self, taskIDs: abandoned.ids)
     ActorClaims.release(self)
+    clocks?.letGo()
     releaseParkedThreads(abandoned.parked)
     let outcome = DrainOutcome.blocked(
       abandoned.trace,
@@ -603,6 +604,7 @@ final class DeterministicRun: @unchecked Sendable {
     // A helper ends the run for a caller whose thread is parked: that thread, released below,
     // returns this outcome.
     if drainsAsHelper { _ = noteAbandoned(ended) }
+    clocks?.letGo()
     releaseParkedThreads(parked)
     return ended
   }

@@ -48,8 +48,12 @@ enum MainActorAccess {
   /// Blocks a thread that holds the main actor until `isDone` holds, checked whenever `semaphore`
   /// is signalled, running the main-actor work that runs post meanwhile.
   static func waitServing(_ semaphore: DispatchSemaphore, until isDone: () -> Bool) {
-    mailbox.withLock { $0.servant = semaphore }
-    defer { mailbox.withLock { $0.servant = nil } }
+    // A servant's wait may nest in another's (a run loop's wait in a main-actor job it served).
+    let outer = mailbox.withLock { mailbox in
+      defer { mailbox.servant = semaphore }
+      return mailbox.servant
+    }
+    defer { mailbox.withLock { $0.servant = outer } }
     while true {
       serve()
       if isDone() { return }

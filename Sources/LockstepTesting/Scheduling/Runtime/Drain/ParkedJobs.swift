@@ -46,13 +46,20 @@ extension DeterministicRun {
       state.withLock { $0.noteCreatedWaitObject(UInt(bitPattern: semaphore)) }
       object = semaphore
       waitOn = semaphore
+    case (.runLoop, let runLoop?):
+      // A semaphore nobody signals, made by the run: the wait's time or a stop of the loop ends it.
+      // The loop counts as the run's own: the wait is durably blocked, and its time passes.
+      guard let semaphore = lockstep_semaphore_new() else { return nil }
+      state.withLock { $0.noteCreatedWaitObject(UInt(bitPattern: runLoop)) }
+      object = runLoop
+      waitOn = semaphore
     case (_, nil), (.lock, _):
       // A lock point parks in `LockPoints.swift`.
       return nil
     case (let kind, let given?):
       object = given
       switch kind {
-      case .semaphore, .sleep, .sync, .lock:
+      case .semaphore, .sleep, .sync, .lock, .runLoop:
         if lockstep_semaphore_wait_now(given, false) == 0 { return 0 }
         waitOn = given
       case .group:
@@ -67,13 +74,19 @@ extension DeterministicRun {
     }
     // The semaphore Lockstep made for the wait, released once it returns.
     let ownsWaitOn = kind != .semaphore
-    let thread = ParkedThread(waitOn: waitOn, frames: Thread.callStackReturnAddresses.map { $0.uintValue })
+    // A run loop's wait on the main thread runs the run's main-actor work meanwhile, as the main
+    // run loop runs the main queue's blocks; any other wait holds the main actor it holds.
+    let holdsMainActor = MainActorAccess.isHeldHere
+    let serves = kind == .runLoop && holdsMainActor
+    let thread = ParkedThread(
+      waitOn: waitOn, frames: Thread.callStackReturnAddresses.map { $0.uintValue },
+      servant: serves ? DispatchSemaphore(value: 0) : nil)
     let acting = taskRunningInJob()
     guard
       let (id, task) = state.withLock({ state -> (UInt64, Int)? in
         let task = state.jobInProgress.task ?? 0
         return state.park(
-          kind, on: UInt(bitPattern: object), timeout: timeout, holdsMainActor: MainActorAccess.isHeldHere,
+          kind, on: UInt(bitPattern: object), timeout: timeout, holdsMainActor: holdsMainActor && !serves,
           actingTask: acting
         ) { id in
           { [weak self] in self?.timeOutParked(id) }
@@ -91,7 +104,7 @@ extension DeterministicRun {
       switch kind {
       case .semaphore: lockstep_semaphore_wait_now(object, false) == 0
       case .group: lockstep_group_wait_now(object) == 0
-      case .sleep, .sync, .lock: false
+      case .sleep, .sync, .lock, .runLoop: false
       }
     if signalledMeanwhile {
       if ownsWaitOn { lockstep_semaphore_release(waitOn) }
@@ -99,12 +112,16 @@ extension DeterministicRun {
       return 0
     }
     parkedThreads.withLock { $0[id] = thread }
+    if kind == .runLoop { ParkedRunLoops.enter(object, run: self) }
+    defer { if kind == .runLoop { ParkedRunLoops.leave(object) } }
     let fields = handTurnOn()
     let (timedOut, message) = ParkedJobs.outsideRun { () -> (Bool, BatonSlot.Message) in
       if let call {
         syncCallsParked.withLock { $0 += 1 }
         call()
         syncCallsParked.withLock { $0 -= 1 }
+      } else if let servant = thread.servant {
+        MainActorAccess.waitServing(servant) { thread.isWoken }
       } else {
         _ = lockstep_semaphore_wait_now(waitOn, true)
       }
@@ -160,9 +177,7 @@ extension DeterministicRun {
   func releaseParkedThreads(_ waits: [ParkedWaits.Wait]) {
     guard !waits.isEmpty else { return }
     let threads = parkedThreads.withLock { $0 }
-    for wait in waits where wait.phase == .waiting {
-      if let waitOn = threads[wait.id]?.waitOn { _ = lockstep_semaphore_signal_now(waitOn) }
-    }
+    for wait in waits where wait.phase == .waiting { threads[wait.id]?.wake() }
   }
 
   /// Hands the turn to one parked thread of the run, which is over: it finishes its job (its task
@@ -185,10 +200,19 @@ extension DeterministicRun {
   /// The deadline of parked wait `id` passed in the run's time: its thread is woken, and the wait
   /// returns timed out.
   private func timeOutParked(_ id: UInt64) {
-    guard state.withLock({ $0.timeOutParked(id) }),
-      let waitOn = parkedThreads.withLock({ $0[id]?.waitOn })
-    else { return }
-    _ = lockstep_semaphore_signal_now(waitOn)
+    guard state.withLock({ $0.timeOutParked(id) }) else { return }
+    parkedThreads.withLock { $0[id] }?.wake()
+  }
+
+  /// `runLoop`, in which a job of the run is parked, was stopped (`CFRunLoopStop`): the wait
+  /// returns stopped, its job resuming at the next step.
+  func runLoopStopped(_ runLoop: UnsafeMutableRawPointer) {
+    guard state.withLock({ $0.stopRunLoopWait(UInt(bitPattern: runLoop)) }) else { return }
+    let waits = state.withLock { $0.parked.waits }
+    let threads = parkedThreads.withLock { $0 }
+    for wait in waits where wait.kind == .runLoop && wait.object == UInt(bitPattern: runLoop) {
+      threads[wait.id]?.wake()
+    }
   }
 
   /// Hands the turn to the parked job of `wait`, whose thread is back from its wait, and waits for
@@ -309,6 +333,7 @@ enum ParkedJobs {
           switch kind {
           case Int32(lockstep_blocking_wait_group): .group
           case Int32(lockstep_blocking_wait_sleep): .sleep
+          case Int32(lockstep_blocking_wait_run_loop): .runLoop
           default: .semaphore
           }
         let result = owner.park(parkedKind, on: object, timeout: timeout < 0 ? nil : .nanoseconds(timeout))
@@ -348,10 +373,51 @@ final class ParkedThread: Sendable {
   /// The return addresses of its stack when it parked, for reports.
   let frames: [UInt]
   let slot = BatonSlot()
+  /// Where a thread that serves the main actor while it waits (a run loop's wait on the main
+  /// thread) waits instead of `waitOn`: woken by main-actor work and by the end of its wait.
+  let servant: DispatchSemaphore?
+  private let woken = Locked(false)
 
-  init(waitOn: UnsafeMutableRawPointer?, frames: [UInt]) {
+  init(waitOn: UnsafeMutableRawPointer?, frames: [UInt], servant: DispatchSemaphore? = nil) {
     self.waitOn = waitOn
     self.frames = frames
+    self.servant = servant
+  }
+
+  /// Whether the run ended its wait.
+  var isWoken: Bool { woken.withLock { $0 } }
+
+  /// Ends its wait: its thread comes back.
+  func wake() {
+    woken.withLock { $0 = true }
+    if let servant {
+      servant.signal()
+    } else if let waitOn {
+      _ = lockstep_semaphore_signal_now(waitOn)
+    }
+  }
+}
+
+/// The run loops in which jobs of runs are parked now (a run loop is one thread's), so that
+/// `CFRunLoopStop` from any thread ends the wait.
+enum ParkedRunLoops {
+  private static let parked = Locked<[UInt: DeterministicRun]>([:])
+
+  static func enter(_ runLoop: UnsafeMutableRawPointer, run: DeterministicRun) {
+    parked.withLock { $0[UInt(bitPattern: runLoop)] = run }
+    lockstep_run_loop_waits_taken(1)
+  }
+
+  static func leave(_ runLoop: UnsafeMutableRawPointer) {
+    parked.withLock { $0[UInt(bitPattern: runLoop)] = nil }
+    lockstep_run_loop_waits_taken(-1)
+  }
+
+  /// `runLoop` is stopped: whether a job was parked in it (its wait ends).
+  static func stop(_ runLoop: UnsafeMutableRawPointer) -> Bool {
+    guard let run = parked.withLock({ $0[UInt(bitPattern: runLoop)] }) else { return false }
+    run.runLoopStopped(runLoop)
+    return true
   }
 }
 

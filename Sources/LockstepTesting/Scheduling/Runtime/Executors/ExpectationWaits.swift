@@ -23,7 +23,7 @@ enum ExpectationWaits {
           .pointer
       },
       { run, _, runLoop in
-        guard let runLoop else { return }
+        guard let runLoop, !ParkedRunLoops.stop(runLoop) else { return }
         ExpectationWaits.resting.withLock { $0[UInt(bitPattern: runLoop)] }?.stop(byJob: run != nil)
       })
   }

@@ -30,6 +30,10 @@ struct RunClocks {
     lockstep_virtual_clocks_enter(previous)
   }
 
+  /// Lets the clocks go, the run being over: a thread of the run still reading them (a job given
+  /// up in a wait) sees them move on in real time, so that its own timeouts pass.
+  func letGo() { lockstep_virtual_clocks_release(storage) }
+
   /// Moves the instant the run's threads read to `elapsed` nanoseconds of virtual time: a parked
   /// job resumes at the run's now.
   func set(elapsed: Int64) { lockstep_virtual_clocks_set_elapsed(storage, elapsed) }

@@ -1,0 +1,131 @@
+import Dispatch
+import Foundation
+import LockstepTesting
+import XCTest
+
+/// Synchronous XCTests in Swift 5 mode, each body wrapped unchanged in the blocking form: XCTest's
+/// waits are parked in the run wherever they are called — in the body, in a helper, through
+/// `XCTWaiter` — while main-queue blocks, `asyncAfter` and tasks of the run go on.
+final class WrappedWaitsTests: XCTestCase {
+  override func setUpWithError() throws {
+    try XCTSkipUnless(standsInForRunLoops(), "run loops are not stood in for here")
+  }
+
+  /// How the work that fulfils the expectations is queued: every way a legacy suite has.
+  private func fulfilLater(_ expectations: [XCTestExpectation]) {
+    let queue = DispatchQueue(label: "com.example.callbacks")
+    DispatchQueue.main.async { DispatchQueue.main.async { expectations[0].fulfill() } }
+    DispatchQueue.main.asyncAfter(deadline: .now() + 0.3) { expectations[1].fulfill() }
+    DispatchQueue.global().asyncAfter(deadline: .now()) { queue.async { expectations[2].fulfill() } }
+    Task { @MainActor in expectations[3].fulfill() }
+  }
+
+  private func fourExpectations() -> [XCTestExpectation] {
+    (0..<4).map { expectation(description: "callback \($0)") }
+  }
+
+  func testWaitForExpectationsInAHelperOverSeeds() throws {
+    for seed: UInt64 in 1...100 {
+      try withDeterministicSchedulingBlocking(seed: seed, timeout: .seconds(30)) {
+        fulfilLater(fourExpectations())
+        waitHelper()
+      }
+    }
+  }
+
+  func testWaitForInAHelperOverSeeds() throws {
+    for seed: UInt64 in 1...100 {
+      try withDeterministicSchedulingBlocking(seed: seed, timeout: .seconds(30)) {
+        let expectations = fourExpectations()
+        fulfilLater(expectations)
+        waitHelper(for: expectations)
+      }
+    }
+  }
+
+  func testXCTWaiterInAFunctionOverSeeds() throws {
+    for seed: UInt64 in 1...100 {
+      let result = try withDeterministicSchedulingBlocking(seed: seed, timeout: .seconds(30)) {
+        () -> XCTWaiter.Result in
+        let expectations = fourExpectations()
+        fulfilLater(expectations)
+        return waitWithWaiter(for: expectations)
+      }.value
+      XCTAssertEqual(result, .completed, "seed \(seed)")
+    }
+  }
+
+  func testWaitsWrittenInTheBody() throws {
+    try withDeterministicSchedulingBlocking(seed: 3) {
+      let first = expectation(description: "main queue")
+      DispatchQueue.main.async { first.fulfill() }
+      waitForExpectations(timeout: 1)
+      let second = expectation(description: "global queue")
+      DispatchQueue.global().async { second.fulfill() }
+      wait(for: [second], timeout: 1)
+      let third = expectation(description: "after a delay")
+      DispatchQueue.main.asyncAfter(deadline: .now() + 0.5) { third.fulfill() }
+      XCTAssertEqual(XCTWaiter.wait(for: [third], timeout: 1), .completed)
+    }
+  }
+
+  /// The wait lasts what the work takes in virtual time: 2 s of `asyncAfter`, no more, and at
+  /// once in real time.
+  func testAWaitReturnsWhenTheExpectationIsFulfilledInVirtualTime() throws {
+    let realStart = DispatchTime.now()
+    let waited = try withDeterministicSchedulingBlocking(seed: 1) { () -> TimeInterval in
+      let started = Date()
+      let answered = expectation(description: "answered")
+      DispatchQueue.main.asyncAfter(deadline: .now() + 2) { answered.fulfill() }
+      waitHelper(timeout: 60)
+      return Date().timeIntervalSince(started)
+    }.value
+    XCTAssertEqual(waited, 2, accuracy: 0.01)
+    // A failure bound, not a timing: a real wait would take the 2 s (read outside the run).
+    XCTAssertLessThan(Double(DispatchTime.now().uptimeNanoseconds - realStart.uptimeNanoseconds) / 1e9, 1.5)
+  }
+
+  /// An expectation fulfilled too late times out in virtual time, as it would without the run.
+  func testAWaitTimesOutInVirtualTime() throws {
+    let (result, waited) = try withDeterministicSchedulingBlocking(seed: 1) {
+      () -> (XCTWaiter.Result, TimeInterval) in
+      let started = Date()
+      let late = expectation(description: "late")
+      DispatchQueue.main.asyncAfter(deadline: .now() + 10) { late.fulfill() }
+      let result = waitWithWaiter(for: [late], timeout: 1)
+      return (result, Date().timeIntervalSince(started))
+    }.value
+    XCTAssertEqual(result, .timedOut)
+    XCTAssertEqual(waited, 1, accuracy: 0.01)
+  }
+
+  /// The same seed gives the same steps with waits parked among the run's tasks.
+  func testAParkedWaitTakesTheSameStepsForTheSameSeed() throws {
+    func steps(seed: UInt64) throws -> [Int?] {
+      try withDeterministicSchedulingBlocking(seed: seed) {
+        let done = expectation(description: "done")
+        Task {
+          for _ in 0..<10 { await Task.yield() }
+          DispatchQueue.main.async { done.fulfill() }
+          for _ in 0..<10 { await Task.yield() }
+        }
+        waitHelper()
+      }.trace.steps.map(\.task)
+    }
+    for seed: UInt64 in 1...5 {
+      let once = try steps(seed: seed)
+      for _ in 0..<3 { XCTAssertEqual(try steps(seed: seed), once, "seed \(seed)") }
+    }
+  }
+
+  /// A helper that runs the run loop itself (`RunLoop.run(until:)`) waits in virtual time too.
+  func testARunLoopRunByAHelperWaitsInVirtualTime() throws {
+    let fired = try withDeterministicSchedulingBlocking(seed: 2) { () -> Bool in
+      var fired = false
+      DispatchQueue.main.asyncAfter(deadline: .now() + 0.2) { fired = true }
+      RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.5))
+      return fired
+    }.value
+    XCTAssertTrue(fired)
+  }
+}
