@@ -55,6 +55,9 @@ let package = Package(
       dependencies: ["LockstepTesting", "LockstepTestSupport", "LockstepReports"],
       swiftSettings: strict),
     .testTarget(name: "LockstepReportsTests", dependencies: ["LockstepReports"], swiftSettings: strict),
+    // A legacy library's synchronous XCTest suite, as it is (no Lockstep): `scripts/wrap-xctests.sh`
+    // runs it with each body wrapped.
+    .testTarget(name: "LegacyXCTestSuite", swiftSettings: [.swiftLanguageMode(.v5)]),
     // Synchronous XCTests in Swift 5 mode, as an existing suite has them, each body wrapped unchanged.
     .testTarget(
       name: "WrappedXCTestSuiteTests", dependencies: ["LockstepTesting"],

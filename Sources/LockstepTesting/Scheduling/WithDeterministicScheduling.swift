@@ -139,11 +139,11 @@ public func withDeterministicSchedulingBlocking<Result>(
 /// the run while the run's other work goes on. See <doc:WrappingAnExistingXCTestSuite>.
 ///
 /// ```swift
-/// func testLoadsOnTheMainQueue() throws {
+/// func testLoadsTheNameOnTheMainQueue() throws {
 ///   try withDeterministicSchedulingBlocking(seed: 1) {
 ///     let loaded = expectation(description: "loaded")
-///     loader.load { _ in loaded.fulfill() }   // answers on DispatchQueue.main after 2 s
-///     waitForExpectations(timeout: 5)          // returns after 2 virtual seconds
+///     loader.load { _ in loaded.fulfill() }  // answers on DispatchQueue.main after 2 s
+///     waitForExpectations(timeout: 5)        // returns after 2 virtual seconds, at once
 ///   }
 /// }
 /// ```
