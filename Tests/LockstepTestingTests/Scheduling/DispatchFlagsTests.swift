@@ -55,6 +55,11 @@ enum Route: String, Sendable, CaseIterable, CustomTestStringConvertible {
   case groupNotify
 
   var testDescription: String { rawValue }
+
+  /// Whether a barrier queued this way stays one in this process. Not `groupNotify` under the
+  /// thread sanitizer: its interceptor of `dispatch_group_notify` queues every block with
+  /// `dispatch_group_notify_f`, no barrier — with or without a run.
+  var keepsBarriers: Bool { !(self == .groupNotify && ThreadSanitizer.isActive) }
 }
 
 /// A queue of each kind: where a block runs alone, and where only a barrier does.
@@ -215,7 +220,7 @@ struct DispatchFlagsTests {
     #expect(sightings.seenInFlight.count == 1, "the block runs exactly once: \(sightings.log)")
     #expect(sightings.specific == ["flags"], "DispatchQueue.getSpecific inside the block")
     #expect(sightings.log.count == 10, "every block ran: \(sightings.log)")
-    if flagCase.runsAlone {
+    if flagCase.runsAlone && (flagCase.kind == .serial || route.keepsBarriers) {
       #expect(sightings.seenInFlight == [1], "no other block of the queue beside it")
       let start = try #require(sightings.log.firstIndex(of: "start M"))
       let end = try #require(sightings.log.firstIndex(of: "end M"))
@@ -292,7 +297,7 @@ struct DispatchFlagsTests {
   func aBarrierIsOnItsQueueAsABarrier() async throws {
     #if canImport(Glibc)
       await #expect(processExitsWith: .success) {
-        for route in Route.allCases {
+        for route in Route.allCases where route.keepsBarriers {
           for row in FlagRow.all where row.flags.contains(.barrier) {
             try await withDeterministicScheduling {
               let queue = DispatchQueue(label: "barrier", attributes: .concurrent)
