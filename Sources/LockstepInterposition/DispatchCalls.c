@@ -4,11 +4,16 @@
 //   `dispatch_async` and `dispatch_after`) hand their block to the run, which makes it a
 //   main-actor task of its own, in the run's order and, for `asyncAfter`, after its delay in the
 //   run's time;
-// - a block for any other queue (`async`, `async(group:)`, `DispatchGroup.notify`) goes to its
-//   queue as outside work of the run: the run is told when it is queued and when it returns, and
-//   keeps virtual time still meanwhile. Blocks and threads that outside work starts are the run's
-//   outside work too. An `asyncAfter` block for another queue is handed to the run, which queues
-//   it after its delay in the run's time.
+// - a block for any other queue (`async`, `async(flags:)`, `async(group:)`, `DispatchGroup.notify`,
+//   a `DispatchWorkItem`) goes to its queue as outside work of the run: the run is told when it is
+//   queued and when it returns, and keeps virtual time still meanwhile. Blocks and threads that
+//   outside work starts are the run's outside work too. An `asyncAfter` block for another queue is
+//   handed to the run, which queues it after its delay in the run's time.
+// A block keeps its Dispatch flags: a barrier (`dispatch_barrier_async`, or a block that
+// `dispatch_block_create` made with `DISPATCH_BLOCK_BARRIER`, as the overlay does for
+// `async(flags:)` and `DispatchWorkItem`) is queued as a barrier, and a block with flags runs
+// through its own invoke function, libdispatch's, which honours its cancellation, QoS and voucher
+// and lets `DispatchWorkItem.wait` and `notify` know it ran.
 // Everywhere else the call goes on to libdispatch unchanged. A definition in the test executable
 // is what those calls reach on Linux: the executable's symbol comes first in the dynamic linker's
 // search order. Apple platforms bind each call to its library (two-level namespaces), so there
@@ -50,6 +55,8 @@ static dispatch_after_function next_dispatch_after;
 static block_copy_function block_copy;
 static block_release_function block_release;
 static dispatch_async_f_function next_dispatch_async_f;
+static dispatch_async_f_function next_dispatch_barrier_async_f;
+static dispatch_async_function next_dispatch_barrier_async;
 static dispatch_after_f_function next_dispatch_after_f;
 static dispatch_group_f_function next_dispatch_group_async_f;
 static dispatch_group_f_function next_dispatch_group_notify_f;
@@ -153,6 +160,38 @@ typedef struct lockstep_block_layout {
   void (*invoke)(void *block);
 } lockstep_block_layout;
 
+// A block with flags or a QoS: `dispatch_block_create` and its variants copy the block into one of
+// libdispatch's, whose invoke function is `_dispatch_block_special_invoke` (an exported pointer)
+// and whose captured "private data" follows the block's head: a magic number, then the flags.
+// The overlay makes such blocks for `async(flags:)` (other than `.barrier` alone), `asyncAfter`
+// and `DispatchGroup.notify` with flags or a QoS, and every `DispatchWorkItem`.
+
+/// `DISPATCH_BLOCK_BARRIER`: `DispatchWorkItemFlags.barrier`.
+static const unsigned long dispatch_block_barrier = 0x1;
+
+/// The head of a block `dispatch_block_create` made, and the start of its private data.
+typedef struct {
+  lockstep_block_layout layout;
+  const void *descriptor;
+  unsigned long magic;  // 0xD159B10C
+  unsigned long flags;
+} private_data_block;
+
+static void *const *block_special_invoke;
+
+/// The flags `dispatch_block_create` gave `block`; 0 for any other block.
+static unsigned long block_flags(void *block) {
+  void *const *special = __atomic_load_n(&block_special_invoke, __ATOMIC_ACQUIRE);
+  if (__builtin_expect(special == NULL, 0)) {
+    special = dlsym(RTLD_DEFAULT, "_dispatch_block_special_invoke");
+    if (special == NULL) return 0;
+    __atomic_store_n(&block_special_invoke, special, __ATOMIC_RELEASE);
+  }
+  private_data_block *head = block;
+  if (block == NULL || *special == NULL || (void *)head->layout.invoke != *special) return 0;
+  return head->magic == 0xD159B10Cul ? head->flags : 0;
+}
+
 /// A block queued as a run's outside work, and the token the run gave it.
 typedef struct {
   void *block;
@@ -163,6 +202,8 @@ typedef struct {
   /// The group a `dispatch_group_async` block leaves once it returned, before the run hears that
   /// it did (a job parked in the group's wait resumes first); `NULL` for other blocks.
   void *group;
+  /// Whether the block is a barrier: queued with `dispatch_barrier_async`, or made with the flag.
+  bool barrier;
 } outside_block;
 
 /// Runs an outside block on the thread its queue chose: blocks and threads it starts are the
@@ -229,7 +270,8 @@ bool lockstep_outside_work_possible(void) {
 }
 
 /// `block` for `queue` as the run's outside work, ready for a `_f` call; `NULL` when it is not.
-static outside_block *as_outside_work(void *queue, void *block, int kind) {
+/// `barrier`: queued as a barrier whatever the block's flags say.
+static outside_block *as_outside_work(void *queue, void *block, int kind, bool barrier) {
   if (queue == the_main_queue()) return NULL;
   void *token = lockstep_outside_work_begin(queue, kind);
   if (token == NULL) return NULL;
@@ -245,8 +287,20 @@ static outside_block *as_outside_work(void *queue, void *block, int kind) {
     .token = token,
     .waited = kind == lockstep_outside_after || kind == lockstep_outside_group_notify
       || kind == lockstep_outside_source_registration,
+    .barrier = barrier || (block_flags(block) & dispatch_block_barrier) != 0,
   };
   return work;
+}
+
+/// `dispatch_async_f`, or `dispatch_barrier_async_f` for a barrier: what queues `work` as it
+/// was asked to be queued.
+static dispatch_async_f_function async_f_for(outside_block *work) {
+  if (work->barrier) {
+    return (dispatch_async_f_function)lockstep_next_definition(
+      (void **)&next_dispatch_barrier_async_f, "dispatch_barrier_async_f");
+  }
+  return (dispatch_async_f_function)lockstep_next_definition(
+    (void **)&next_dispatch_async_f, "dispatch_async_f");
 }
 
 /// Gives up outside work that could not be queued (`NULL`: nothing): the block goes to
@@ -283,21 +337,80 @@ void lockstep_dispatch_async_now(void *queue, void *block) {
   if (release != NULL) release(queue);
 }
 
-void dispatch_async(void *queue, void *block) {
-  if (handed_to_run(queue, block, false, 0)) return;
-  if (__builtin_expect(main_queue_context != NULL || outside_token != NULL, 0)) {
-    outside_block *work = as_outside_work(queue, block, lockstep_outside_async);
-    dispatch_async_f_function next_f = (dispatch_async_f_function)lockstep_next_definition(
-      (void **)&next_dispatch_async_f, "dispatch_async_f");
-    if (work != NULL && next_f != NULL) {
-      next_f(queue, work, run_outside_block);
-      return;
-    }
-    discard_outside_work(work);
+/// Whether the calling thread queued `block` for `queue` as the run's outside work (or handed it
+/// to the run, for the main queue, serial: there a barrier is any block).
+static bool async_of_run(void *queue, void *block, bool barrier) {
+  if (handed_to_run(queue, block, false, 0)) return true;
+  if (__builtin_expect(main_queue_context == NULL && outside_token == NULL, 1)) return false;
+  outside_block *work = as_outside_work(queue, block, lockstep_outside_async, barrier);
+  dispatch_async_f_function next_f = work != NULL ? async_f_for(work) : NULL;
+  if (next_f != NULL) {
+    next_f(queue, work, run_outside_block);
+    return true;
   }
+  discard_outside_work(work);
+  return false;
+}
+
+void dispatch_async(void *queue, void *block) {
+  if (async_of_run(queue, block, false)) return;
   dispatch_async_function next =
     (dispatch_async_function)lockstep_next_definition((void **)&next_dispatch_async, "dispatch_async");
   next(queue, block);
+}
+
+void dispatch_barrier_async(void *queue, void *block) {
+  if (async_of_run(queue, block, true)) return;
+  dispatch_async_function next = (dispatch_async_function)lockstep_next_definition(
+    (void **)&next_dispatch_barrier_async, "dispatch_barrier_async");
+  next(queue, block);
+}
+
+// A barrier that waits (a delay, a group) before libdispatch queues it: the `_f` calls that wait
+// have no barrier variant, so libdispatch gets a block of its own, made by `dispatch_block_create`
+// with the barrier flag around a heap block of Lockstep's that runs the outside work. It is laid out
+// by hand (the C target is built without blocks); the blocks runtime frees it with the block made
+// around it.
+
+/// A heap block that runs an outside block.
+typedef struct {
+  lockstep_block_layout layout;
+  const void *descriptor;
+  outside_block *work;
+} outside_block_runner;
+
+static const struct {
+  unsigned long reserved;
+  unsigned long size;
+} outside_block_runner_descriptor = {0, sizeof(outside_block_runner)};
+
+static void *malloc_block_class;
+
+static void run_outside_block_runner(void *block) { run_outside_block(((outside_block_runner *)block)->work); }
+
+/// `work` as a barrier block of libdispatch's, for a call that takes a block (the caller releases
+/// it once it is queued); `NULL` when none could be made.
+static void *barrier_block(outside_block *work) {
+  typedef void *(*block_create_function)(unsigned long flags, void *block);
+  static void *create_slot;
+  block_create_function create =
+    (block_create_function)lockstep_next_definition(&create_slot, "dispatch_block_create");
+  void *block_class = __atomic_load_n(&malloc_block_class, __ATOMIC_ACQUIRE);
+  if (block_class == NULL) {
+    block_class = dlsym(RTLD_DEFAULT, "_NSConcreteMallocBlock");
+    __atomic_store_n(&malloc_block_class, block_class, __ATOMIC_RELEASE);
+  }
+  outside_block_runner *runner = block_class != NULL && create != NULL ? malloc(sizeof *runner) : NULL;
+  if (runner == NULL) return NULL;
+  *runner = (outside_block_runner){
+    // BLOCK_NEEDS_FREE, one reference (the count is kept in steps of 2).
+    .layout = {.isa = block_class, .flags = (1 << 24) | 2, .invoke = run_outside_block_runner},
+    .descriptor = &outside_block_runner_descriptor,
+    .work = work,
+  };
+  void *made = create(dispatch_block_barrier, runner);  // takes a reference of its own
+  release_block(runner);
+  return made;
 }
 
 void dispatch_after(uint64_t when, void *queue, void *block) {
@@ -309,12 +422,23 @@ void dispatch_after(uint64_t when, void *queue, void *block) {
   if (__builtin_expect(outside_token != NULL, 0) && when != ~0ull) {
     // Outside work's delay is real: while it waits, the run reports no deadlock; once the block
     // runs, virtual time stands still until it returns.
-    outside_block *work = as_outside_work(queue, block, lockstep_outside_after);
-    dispatch_after_f_function next_f = (dispatch_after_f_function)lockstep_next_definition(
-      (void **)&next_dispatch_after_f, "dispatch_after_f");
-    if (work != NULL && next_f != NULL) {
-      next_f(when, queue, work, run_outside_block);
-      return;
+    outside_block *work = as_outside_work(queue, block, lockstep_outside_after, false);
+    if (work != NULL && work->barrier) {
+      void *barrier = barrier_block(work);
+      dispatch_after_function next_block = (dispatch_after_function)lockstep_next_definition(
+        (void **)&next_dispatch_after, "dispatch_after");
+      if (barrier != NULL) {
+        next_block(when, queue, barrier);
+        release_block(barrier);
+        return;
+      }
+    } else if (work != NULL) {
+      dispatch_after_f_function next_f = (dispatch_after_f_function)lockstep_next_definition(
+        (void **)&next_dispatch_after_f, "dispatch_after_f");
+      if (next_f != NULL) {
+        next_f(when, queue, work, run_outside_block);
+        return;
+      }
     }
     discard_outside_work(work);
   }
@@ -326,11 +450,11 @@ void dispatch_after(uint64_t when, void *queue, void *block) {
 /// `dispatch_group_async` or `dispatch_group_notify`: outside work of the run when the calling
 /// thread runs a run's job or its outside work, libdispatch's call otherwise.
 static void group_call(
-  void *group, void *queue, void *block, int kind, dispatch_group_block_function *next_block,
+  void *group, void *queue, void *block, int kind, dispatch_group_block_function *next_block_slot,
   const char *block_name, dispatch_group_f_function *next_function, const char *function_name)
 {
   if (__builtin_expect(main_queue_context != NULL || outside_token != NULL, 0)) {
-    outside_block *work = as_outside_work(queue, block, kind);
+    outside_block *work = as_outside_work(queue, block, kind, false);
     if (work != NULL && kind == lockstep_outside_group_async) {
       // Entered here and left by `run_outside_block`, so that the group is empty before the run
       // hears that its last block returned.
@@ -338,8 +462,7 @@ static void group_call(
         (void **)&next_dispatch_group_enter, "dispatch_group_enter");
       dispatch_object_function retain = (dispatch_object_function)lockstep_next_definition(
         (void **)&dispatch_retain_function, "dispatch_retain");
-      dispatch_async_f_function async_f = (dispatch_async_f_function)lockstep_next_definition(
-        (void **)&next_dispatch_async_f, "dispatch_async_f");
+      dispatch_async_f_function async_f = async_f_for(work);
       if (enter != NULL && retain != NULL && async_f != NULL) {
         retain(group);
         enter(group);
@@ -347,6 +470,17 @@ static void group_call(
         async_f(queue, work, run_outside_block);
         return;
       }
+    } else if (work != NULL && work->barrier) {
+      void *barrier = barrier_block(work);
+      if (barrier != NULL) {
+        dispatch_group_block_function next_block =
+          (dispatch_group_block_function)lockstep_next_definition((void **)next_block_slot, block_name);
+        next_block(group, queue, barrier);
+        release_block(barrier);
+        return;
+      }
+      discard_outside_work(work);
+      work = NULL;
     }
     dispatch_group_f_function next_f =
       (dispatch_group_f_function)lockstep_next_definition((void **)next_function, function_name);
@@ -357,7 +491,7 @@ static void group_call(
     discard_outside_work(work);
   }
   dispatch_group_block_function next =
-    (dispatch_group_block_function)lockstep_next_definition((void **)next_block, block_name);
+    (dispatch_group_block_function)lockstep_next_definition((void **)next_block_slot, block_name);
   next(group, queue, block);
 }
 
