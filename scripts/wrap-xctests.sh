@@ -119,7 +119,7 @@ swift build --build-tests --package-path "$package" >"$work/build.log" 2>&1 || {
   echo "the wrapped suite does not build: $work/build.log"
   exit 1
 }
-binary=$(find "$package/.build/debug" -maxdepth 1 -name "*.xctest" | head -n 1)
+binary=$(find -L "$package/.build/debug" -maxdepth 1 -name "*.xctest" | head -n 1)
 tests=$(swift test list --skip-build --package-path "$package" 2>/dev/null | grep '/')
 [ -n "$tests" ] || { echo "no tests found"; exit 1; }
 

@@ -68,6 +68,7 @@ static dispatch_object_function next_dispatch_group_enter;
 static queue_label_function queue_label;
 static void *main_queue;
 static lockstep_main_queue_observer main_queue_observer;
+static lockstep_main_queue_outside_observer main_queue_outside_observer;
 static lockstep_outside_began outside_began;
 static lockstep_outside_ended outside_ended;
 static lockstep_delayed_block_observer delayed_block_observer;
@@ -94,10 +95,25 @@ static void *the_main_queue(void) {
   return queue;
 }
 
+static void *copy_block(void *block);
+static void release_block(void *block);
+
 /// Whether the calling thread hands `queue`'s blocks to a run (or to the probe), and does so.
 static bool handed_to_run(void *queue, void *block, bool delayed, int64_t delay) {
   void *context = main_queue_context;
-  if (__builtin_expect(context == NULL, 1)) return false;
+  if (__builtin_expect(context == NULL, 1)) {
+    // Outside work of a run (a block on another queue) queues for the main queue: the run takes
+    // the block as its own, so that the main thread, waiting in the run, runs it.
+    void *token = outside_token;
+    if (__builtin_expect(token == NULL, 1) || queue != the_main_queue() || queue == NULL) return false;
+    lockstep_main_queue_outside_observer outside =
+      __atomic_load_n(&main_queue_outside_observer, __ATOMIC_ACQUIRE);
+    void *copy = outside != NULL ? copy_block(block) : NULL;
+    if (copy == NULL) return false;
+    if (outside(token, copy, delayed, delay)) return true;
+    release_block(copy);
+    return false;
+  }
   if (queue != the_main_queue() || queue == NULL) return false;
   if (context == &main_queue_probe_marker) {
     main_queue_probe_seen += 1;
@@ -420,6 +436,8 @@ void dispatch_after(uint64_t when, void *queue, void *block) {
     if (delay >= 0 && delayed_by_run(queue, block, delay)) return;
   }
   if (__builtin_expect(outside_token != NULL, 0) && when != ~0ull) {
+    int64_t delay = lockstep_dispatch_time_remaining(when);
+    if (delay >= 0 && handed_to_run(queue, block, true, delay)) return;
     // Outside work's delay is real: while it waits, the run reports no deadlock; once the block
     // runs, virtual time stands still until it returns.
     outside_block *work = as_outside_work(queue, block, lockstep_outside_after, false);
@@ -838,6 +856,10 @@ void lockstep_main_queue_run_block(void *block) {
   release_block(block);
 }
 
+void lockstep_main_queue_set_outside_observer(lockstep_main_queue_outside_observer observer) {
+  __atomic_store_n(&main_queue_outside_observer, observer, __ATOMIC_RELEASE);
+}
+
 void lockstep_main_queue_set_observer(lockstep_main_queue_observer observer) {
   __atomic_store_n(&main_queue_observer, observer, __ATOMIC_RELEASE);
 }
@@ -893,6 +915,9 @@ void lockstep_outside_work_set_observer(
 }
 void lockstep_main_queue_run_block(void *block) { (void)block; }
 void lockstep_main_queue_set_observer(lockstep_main_queue_observer observer) { (void)observer; }
+void lockstep_main_queue_set_outside_observer(lockstep_main_queue_outside_observer observer) {
+  (void)observer;
+}
 void *lockstep_main_queue_enter(void *context) { return context; }
 void *lockstep_main_queue_probe_begin(void) { return NULL; }
 void *lockstep_main_queue_current_run(void) { return NULL; }

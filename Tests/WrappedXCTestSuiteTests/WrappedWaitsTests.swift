@@ -118,6 +118,35 @@ final class WrappedWaitsTests: XCTestCase {
     }
   }
 
+  /// A callback on another queue that delivers on the main queue (a promise's state queue, a
+  /// completion handler): the main thread, waiting in the run, runs the delivery.
+  func testMainQueueBlocksQueuedByCallbacksOnOtherQueues() throws {
+    for seed: UInt64 in 1...20 {
+      let order = try withDeterministicSchedulingBlocking(seed: seed) { () -> [String] in
+        let order = Deliveries()
+        let delivered = expectation(description: "delivered")
+        delivered.expectedFulfillmentCount = 2
+        let state = DispatchQueue(label: "com.example.state", attributes: .concurrent)
+        state.async(flags: .barrier) {
+          DispatchQueue.main.async {
+            XCTAssertTrue(Thread.isMainThread)
+            order.append("now")
+            delivered.fulfill()
+          }
+        }
+        DispatchQueue.global().async {
+          DispatchQueue.main.asyncAfter(deadline: .now() + 1) {
+            order.append("later")
+            delivered.fulfill()
+          }
+        }
+        waitHelper(timeout: 5)
+        return order.items
+      }.value
+      XCTAssertEqual(order, ["now", "later"], "seed \(seed)")
+    }
+  }
+
   /// A helper that runs the run loop itself (`RunLoop.run(until:)`) waits in virtual time too.
   func testARunLoopRunByAHelperWaitsInVirtualTime() throws {
     let fired = try withDeterministicSchedulingBlocking(seed: 2) { () -> Bool in
@@ -127,5 +156,23 @@ final class WrappedWaitsTests: XCTestCase {
       return fired
     }.value
     XCTAssertTrue(fired)
+  }
+}
+
+/// What the main queue delivered, in order.
+private final class Deliveries: @unchecked Sendable {
+  private let lock = NSLock()
+  private var delivered: [String] = []
+
+  func append(_ item: String) {
+    lock.lock()
+    delivered.append(item)
+    lock.unlock()
+  }
+
+  var items: [String] {
+    lock.lock()
+    defer { lock.unlock() }
+    return delivered
   }
 }

@@ -224,6 +224,13 @@ void lockstep_main_queue_run_block(void *block);
 /// Sets the function that receives main-queue blocks (once, before any context is entered).
 void lockstep_main_queue_set_observer(lockstep_main_queue_observer observer);
 
+/// Outside work of a run (its `token`) queues `block` (copied; the observer owns it when it takes
+/// it) for the main queue, after `delay` nanoseconds when `delayed`: whether the run took it.
+typedef bool (*lockstep_main_queue_outside_observer)(void *token, void *block, bool delayed, int64_t delay);
+
+/// Sets the function told of main-queue blocks that outside work of a run queues (once).
+void lockstep_main_queue_set_outside_observer(lockstep_main_queue_outside_observer observer);
+
 /// Makes the calling thread hand its main-queue blocks to the observer with `context` (`NULL`:
 /// to the main queue); returns the context it had.
 void *lockstep_main_queue_enter(void *context);

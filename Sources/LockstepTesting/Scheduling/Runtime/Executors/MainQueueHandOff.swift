@@ -34,6 +34,13 @@ enum MainQueueHandOff {
       MainQueueHandOff.start(
         MainQueueHandOff.Block(pointer: block), after: delayed ? .nanoseconds(delay) : nil)
     }
+    lockstep_main_queue_set_outside_observer { token, block, delayed, delay in
+      guard let token, let block,
+        let run = Unmanaged<OutsideWorkTracking.Token>.fromOpaque(token).takeUnretainedValue().run
+      else { return false }
+      return MainQueueHandOff.take(
+        MainQueueHandOff.Block(pointer: block), after: delayed ? .nanoseconds(delay) : .zero, from: run)
+    }
     return seen { DispatchQueue.main.async {} } == 1
       // libdispatch runs a block due now with `dispatch_async`, which may be seen too.
       && seen { DispatchQueue.main.asyncAfter(deadline: .now()) {} } >= 1
@@ -61,6 +68,21 @@ enum MainQueueHandOff {
     } else {
       Task(operation: operation)
     }
+  }
+
+  /// Takes `block`, queued for the main queue by outside work of `run` (a block on another queue):
+  /// outside work until, `delay` later in the run's time, the drain starts its main-actor task.
+  /// Whether the run took it (it is in progress).
+  private static func take(_ block: Block, after delay: Duration, from run: DeterministicRun) -> Bool {
+    guard let id = run.beginOutsideWork(.async, label: "com.apple.main-thread", byRunningJob: false) else {
+      return false
+    }
+    let timer = run.outsideWorkRests(id, for: delay) {
+      start(block, after: nil)
+      run.endOutsideWork(id)
+    }
+    if timer == nil { run.endOutsideWork(id) }
+    return timer != nil
   }
 
   /// A block the main queue would have run, owned until it runs.
