@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Fails on a new public extension of a type Lockstep does not own. What a client's module loads
-# through `import LockstepTesting` adds to the standard library's, Foundation's or a framework's
-# types reaches every expression of the client (member lookup ignores which file imports what), so
-# each such member or conformance is chosen on purpose: scripts/public-extensions.txt lists them,
+# Fails on a new public extension of a type Lockstep does not own. What the modules a client loads
+# with `import LockstepTesting` add to the standard library's, Foundation's or a framework's types
+# reaches every expression of the client (member lookup ignores which file imports what), so each
+# such member or conformance is chosen on purpose: scripts/public-extensions.txt lists them,
 # sorted, and this script compares the built modules against it.
 #  1. `swift symbolgraph-extract` of Lockstep, LockstepTesting and LockstepReports (which a client
 #     loads with LockstepTesting) from an existing debug build: nothing is built here;
