@@ -58,8 +58,7 @@ func lockstep_symbolicate(
     /// The name the `Runtime` module gives this machine's architecture; empty when it has none.
     static let architecture = (try? Backtrace.capture(limit: 1))?.architecture ?? ""
 
-    /// The symbols at each address, its inlined frames first and its own frame last; `nil` when
-    /// symbolication failed.
+    /// The symbols at each address (inlined frames first, its own last); `nil` if symbolication failed.
     static func symbolicated(
       _ addresses: [UInt], returnAddresses: Bool, options: Backtrace.SymbolicationOptions
     ) -> [[SymbolicatedBacktrace.Symbol]]? {

@@ -126,8 +126,7 @@ enum CodeSymbols {
       symbolicated(addresses, as: kind, full: true)
     }
 
-    /// The frames at each address as `lockstep_symbolicate` finds them: with `full`, its inlined
-    /// frames and source locations too.
+    /// The frames `lockstep_symbolicate` finds at each address; `full` adds inlined frames and lines.
     private static func symbolicated(
       _ addresses: [UInt], as kind: AddressKind, full: Bool
     ) -> [[CodeFrame]]? {
