@@ -31,10 +31,14 @@ let package = Package(
     .target(name: "Lockstep", swiftSettings: strict),
     // Linux: the clock reads a deterministic run makes virtual, and deterministic hashing.
     .target(name: "LockstepInterposition"),
+    // Symbolication with the toolchain's `Runtime` module, behind `Symbolication.h`: LockstepTesting
+    // links it but never imports it, so that `Runtime` never reaches a client.
+    .target(name: "LockstepSymbolication", dependencies: ["LockstepInterposition"], swiftSettings: strict),
     // The exploration summaries LOCKSTEP_REPORTS holds, and their merge over a CI matrix.
     .target(name: "LockstepReports", swiftSettings: strict),
     .target(
-      name: "LockstepTesting", dependencies: ["Lockstep", "LockstepInterposition", "LockstepReports"],
+      name: "LockstepTesting",
+      dependencies: ["Lockstep", "LockstepInterposition", "LockstepReports", "LockstepSymbolication"],
       swiftSettings: strict),
     .target(name: "LockstepExamples", dependencies: ["Lockstep"], swiftSettings: strict),
     .executableTarget(

@@ -1,12 +1,16 @@
 // What Lockstep's Swift code asks of the C library calls it stands in for: the clocks a
 // deterministic run makes virtual on its own thread, the hashing parameters it sets before
 // `main`, and the task creations a run's jobs make. The definitions are Linux-only; elsewhere every function here reports "not in effect".
+// A concern whose functions are defined elsewhere has a header of its own, included here:
+// `Symbolication.h` (defined in Swift, by the `LockstepSymbolication` target).
 #ifndef LOCKSTEP_INTERPOSITION_H
 #define LOCKSTEP_INTERPOSITION_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "Symbolication.h"
 
 /// The number of clock ids a run's virtual clocks cover (Linux's 0 to 11).
 #define LOCKSTEP_CLOCK_COUNT 12

@@ -187,3 +187,10 @@ func checkLinearizabilityReportsTheOverdraft() async {
   #expect(issues.filter { !$0.isWarning }.count == 1 && result.failure?.isNotLinearizable == true)
   #expect(result.failure?.calls.contains("withdraw(") == true)
 }
+
+/// Ordinary conversions, in a file that imports LockstepTesting alone, mean what they mean without it.
+@Test(.timeLimit(.minutes(1)))
+func ordinaryExpressionsAreUnchangedByImportingLockstepTesting() {
+  let values = OrdinaryExpressions.values()
+  #expect(values == ["12", "2.5", "42", "4", "1,2", "[1, 2]", "[1.5]", "[7]", "255", "3.0"])
+}

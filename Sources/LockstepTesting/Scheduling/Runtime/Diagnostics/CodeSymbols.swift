@@ -1,7 +1,7 @@
 #if os(Linux) && canImport(Runtime)
+  // `lockstep_symbolicate` (`Symbolication.h`), which the `LockstepSymbolication` target defines
+  // with the `Runtime` module: imported there alone, so that it never reaches a client.
   import LockstepInterposition
-  // `Backtrace(architecture:frames:images:)`, to symbolicate addresses captured earlier.
-  @_spi(Internal) import Runtime
 #endif
 
 /// A function of the process, and the line in it, as debug information names an address.
@@ -80,7 +80,7 @@ enum CodeSymbols {
 
   #if os(Linux) && canImport(Runtime)
     /// Whether addresses can be symbolicated here.
-    static var isAvailable: Bool { !architecture.isEmpty }
+    static var isAvailable: Bool { lockstep_symbolication_available() }
 
     /// The frames at each address, innermost first: the function inlined there (if any) before
     /// the function that holds the code. `nil` when symbolication failed.
@@ -96,8 +96,7 @@ enum CodeSymbols {
     /// addresses in images whose line table `lockstep_source_lines` cannot read, with their inlined
     /// frames.
     private static func framesHere(at addresses: [UInt], as kind: AddressKind) -> [[CodeFrame]]? {
-      guard let first = addresses.first else { return [] }
-      let images = imageMap(covering: first)
+      guard !addresses.isEmpty else { return [] }
       // The call a return address returns from is the instruction before it.
       let instructions = addresses.map { kind == .returnAddress && $0 > 0 ? $0 - 1 : $0 }
       var lines = [lockstep_source_line](repeating: lockstep_source_line(), count: addresses.count)
@@ -105,11 +104,10 @@ enum CodeSymbols {
       let fast = addresses.indices.filter { lines[$0].readable }
       let slow = addresses.indices.filter { !lines[$0].readable }
       var frames = [[CodeFrame]](repeating: [], count: addresses.count)
-      for (indices, options) in [(fast, Backtrace.SymbolicationOptions()), (slow, .default)]
-      where !indices.isEmpty {
-        guard
-          let found = symbolicated(indices.map { addresses[$0] }, as: kind, images: images, options: options)
-        else { return nil }
+      for (indices, full) in [(fast, false), (slow, true)] where !indices.isEmpty {
+        guard let found = symbolicated(indices.map { addresses[$0] }, as: kind, full: full) else {
+          return nil
+        }
         for (index, own) in zip(indices, found) { frames[index] = own }
       }
       for index in fast {
@@ -125,64 +123,34 @@ enum CodeSymbols {
     /// The frames at each address as the `Runtime` module alone finds them, its own line lookup
     /// included: what ``frames(at:as:)`` must agree with.
     static func framesFromRuntimeAlone(at addresses: [UInt], as kind: AddressKind) -> [[CodeFrame]]? {
-      guard let first = addresses.first else { return [] }
-      return symbolicated(addresses, as: kind, images: imageMap(covering: first), options: .default)
+      symbolicated(addresses, as: kind, full: true)
     }
 
-    /// The frames at each address as the `Runtime` module symbolicates them with `options`.
+    /// The frames `lockstep_symbolicate` finds at each address; `full` adds inlined frames and lines.
     private static func symbolicated(
-      _ addresses: [UInt], as kind: AddressKind, images: ImageMap, options: Backtrace.SymbolicationOptions
+      _ addresses: [UInt], as kind: AddressKind, full: Bool
     ) -> [[CodeFrame]]? {
-      let captured = addresses.map { address in
-        switch kind {
-        case .returnAddress: RichFrame<UInt64>.returnAddress(UInt64(address))
-        case .instruction: RichFrame<UInt64>.programCounter(UInt64(address))
+      guard !addresses.isEmpty else { return [] }
+      var frames = [[CodeFrame]](repeating: [], count: addresses.count)
+      let symbolicated = withUnsafeMutablePointer(to: &frames) { frames in
+        lockstep_symbolicate(addresses, Int32(addresses.count), kind == .returnAddress, full, frames) {
+          context, index, frame in
+          guard let frames = context?.assumingMemoryBound(to: [[CodeFrame]].self), let frame = frame?.pointee
+          else { return }
+          frames.pointee[Int(index)].append(
+            CodeFrame(
+              function: String(cString: frame.function), rawName: String(cString: frame.raw_name),
+              file: frame.path.flatMap { CodeSymbols.fileName(of: String(cString: $0)) },
+              line: Int(frame.line), image: String(cString: frame.image)))
         }
       }
-      let backtrace = Backtrace(architecture: architecture, frames: captured, images: images)
-      guard let symbolicated = backtrace.symbolicated(with: images, options: options)?.frames else {
-        return nil
-      }
-      // The inlined frames of an address come first, its own frame last.
-      var byAddress: [UInt: [CodeFrame]] = [:]
-      for frame in symbolicated {
-        guard let address = address(of: frame.captured), let symbol = frame.symbol else { continue }
-        byAddress[address, default: []].append(
-          CodeFrame(
-            function: symbol.name, rawName: symbol.rawName,
-            file: symbol.sourceLocation.flatMap { fileName(of: $0.path) },
-            line: symbol.sourceLocation.map { Int($0.line) } ?? 0, image: symbol.imageName))
-      }
-      return addresses.map { byAddress[$0] ?? [] }
+      return symbolicated ? frames : nil
     }
 
     /// The last component of a source path; `nil` for none, or for `<compiler-generated>`.
     private static func fileName(of path: String) -> String? {
       path.isEmpty || path.hasPrefix("<") ? nil : path.split(separator: "/").last.map(String.init)
     }
-
-    private static func address(of frame: Backtrace.Frame) -> UInt? {
-      switch frame {
-      case .programCounter(let address), .returnAddress(let address): UInt(address)
-      default: nil
-      }
-    }
-
-    /// The images of the process, captured once (and again when an address lies in none of them:
-    /// a library loaded since).
-    private static let images = Locked<ImageMap?>(nil)
-
-    private static func imageMap(covering address: UInt) -> ImageMap {
-      images.withLock { images in
-        if let map = images, map.indexOfImage(at: Backtrace.Address(UInt64(address))) != nil { return map }
-        let map = ImageMap.capture()
-        images = map
-        return map
-      }
-    }
-
-    /// The name the `Runtime` module gives this machine's architecture.
-    private static let architecture = (try? Backtrace.capture(limit: 1))?.architecture ?? ""
   #else
     static var isAvailable: Bool { false }
 
