@@ -51,7 +51,8 @@ final class MiniPromise<Value> {
   }
 
   /// A promise of the transformed value, never resolved where `transform` returns `nil`.
-  func compactMap<T>(on queue: DispatchQueue = .main, _ transform: @escaping (Value) -> T?) -> MiniPromise<T> {
+  func compactMap<T>(on queue: DispatchQueue = .main, _ transform: @escaping (Value) -> T?) -> MiniPromise<T>
+  {
     let next = MiniPromise<T>()
     then(on: queue) { value in
       if let mapped = transform(value) { next.fulfill(mapped) }
