@@ -176,6 +176,17 @@ struct ParkedWaits {
     return true
   }
 
+  /// Run loop `runLoop` was stopped: its wait still waiting is woken; its id.
+  mutating func wakeRunLoopWait(_ runLoop: UInt) -> UInt64? {
+    guard
+      let index = waits.firstIndex(where: {
+        $0.kind == .runLoop && $0.object == runLoop && $0.phase == .waiting
+      })
+    else { return nil }
+    waits[index].phase = .woken
+    return waits[index].id
+  }
+
   /// The run's last block on `queue` returned: the jobs parked in `sync` for it are on their way
   /// back.
   mutating func wakeSyncWaits(on queue: UInt) {

@@ -640,10 +640,10 @@ struct RunState<Job: SchedulableJob>: JobRouter.RunView {
     while parked.signal(object) && all {}
   }
 
-  /// Run loop `runLoop` was stopped: whether a parked wait in it was still waiting, and is woken.
-  mutating func stopRunLoopWait(_ runLoop: UInt) -> Bool {
-    guard phase == .running else { return false }
-    return parked.signal(runLoop)
+  /// Run loop `runLoop` was stopped: the parked wait in it that was still waiting, now woken.
+  mutating func stopRunLoopWait(_ runLoop: UInt) -> UInt64? {
+    guard phase == .running else { return nil }
+    return parked.wakeRunLoopWait(runLoop)
   }
 
   /// A job of the run, or its outside work, created `object`, a semaphore, a group or a queue.

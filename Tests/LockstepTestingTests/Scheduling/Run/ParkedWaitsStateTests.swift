@@ -34,6 +34,42 @@ struct ParkedWaitsStateTests {
     return nil
   }
 
+  /// A stop of a run loop wakes the wait parked in it, once, and no wait in another run loop; the
+  /// run waits for its thread before anything else.
+  @Test func aStoppedRunLoopWakesItsOwnWaitOnce() throws {
+    var state = RunState<FakeJob>(order: .fifo)
+    state.noteCreatedWaitObject(Self.semaphore)
+    _ = state.enqueue(FakeJob(10))
+    _ = state.next()
+    let parked = state.park(.runLoop, on: Self.semaphore, timeout: .seconds(1), onTimeout: { _ in {} })
+    let id = try #require(parked)
+    #expect(state.stopRunLoopWait(Self.other) == nil)
+    #expect(state.stopRunLoopWait(Self.semaphore) == id)
+    #expect(state.stopRunLoopWait(Self.semaphore) == nil, "a second stop finds no waiting wait")
+    _ = state.enqueue(FakeJob(11))
+    #expect(isWaiting(state.next()), "the woken thread is not back yet")
+    let returned = state.parkedReturned(id)
+    #expect(!returned.timedOut)
+    #expect(resumed(state.next())?.kind == .runLoop)
+  }
+
+  /// A job parked in `queue.sync` behind the run's last block on that queue is on its way back
+  /// once the block returns: the run waits for it instead of declaring a deadlock.
+  @Test func aSyncCallBehindTheRunsLastBlockIsWaitedFor() throws {
+    var state = RunState<FakeJob>(order: .fifo)
+    state.noteCreatedWaitObject(Self.semaphore)
+    _ = state.enqueue(FakeJob(10))
+    _ = state.next()
+    let begun = state.beginOutsideWork(.async, label: "queue", queue: Self.semaphore, byRunningJob: true)
+    let block = try #require(begun)
+    let parked = state.park(.sync, on: Self.semaphore, timeout: nil, onTimeout: { _ in {} })
+    let id = try #require(parked)
+    _ = state.endOutsideWork(block)
+    #expect(isWaiting(state.next()), "the sync call returns once the queue is free")
+    _ = state.parkedReturned(id)
+    #expect(resumed(state.next())?.kind == .sync)
+  }
+
   /// A wait on a semaphore the run made is durably blocked: a sleeper's time comes; a signal from
   /// the run wakes it, the run waits for its thread, then resumes it before anything else.
   @Test func aDurableWaitLetsTimeMoveAndASignalResumesItFirst() throws {

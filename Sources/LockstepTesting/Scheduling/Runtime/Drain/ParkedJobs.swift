@@ -207,12 +207,8 @@ extension DeterministicRun {
   /// `runLoop`, in which a job of the run is parked, was stopped (`CFRunLoopStop`): the wait
   /// returns stopped, its job resuming at the next step.
   func runLoopStopped(_ runLoop: UnsafeMutableRawPointer) {
-    guard state.withLock({ $0.stopRunLoopWait(UInt(bitPattern: runLoop)) }) else { return }
-    let waits = state.withLock { $0.parked.waits }
-    let threads = parkedThreads.withLock { $0 }
-    for wait in waits where wait.kind == .runLoop && wait.object == UInt(bitPattern: runLoop) {
-      threads[wait.id]?.wake()
-    }
+    guard let id = state.withLock({ $0.stopRunLoopWait(UInt(bitPattern: runLoop)) }) else { return }
+    parkedThreads.withLock { $0[id] }?.wake()
   }
 
   /// Hands the turn to the parked job of `wait`, whose thread is back from its wait, and waits for
@@ -395,29 +391,6 @@ final class ParkedThread: Sendable {
     } else if let waitOn {
       _ = lockstep_semaphore_signal_now(waitOn)
     }
-  }
-}
-
-/// The run loops in which jobs of runs are parked now (a run loop is one thread's), so that
-/// `CFRunLoopStop` from any thread ends the wait.
-enum ParkedRunLoops {
-  private static let parked = Locked<[UInt: DeterministicRun]>([:])
-
-  static func enter(_ runLoop: UnsafeMutableRawPointer, run: DeterministicRun) {
-    parked.withLock { $0[UInt(bitPattern: runLoop)] = run }
-    lockstep_run_loop_waits_taken(1)
-  }
-
-  static func leave(_ runLoop: UnsafeMutableRawPointer) {
-    parked.withLock { $0[UInt(bitPattern: runLoop)] = nil }
-    lockstep_run_loop_waits_taken(-1)
-  }
-
-  /// `runLoop` is stopped: whether a job was parked in it (its wait ends).
-  static func stop(_ runLoop: UnsafeMutableRawPointer) -> Bool {
-    guard let run = parked.withLock({ $0[UInt(bitPattern: runLoop)] }) else { return false }
-    run.runLoopStopped(runLoop)
-    return true
   }
 }
 
