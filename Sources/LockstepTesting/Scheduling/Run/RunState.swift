@@ -484,6 +484,9 @@ struct RunState<Job: SchedulableJob>: JobRouter.RunView {
     let waiting = eventTask(actingTask) ?? task
     let id = parked.park(
       kind, on: object, task: task, waitingTask: waiting, step: step, holdsMainActor: holdsMainActor)
+    // The run's last block on the queue may have returned since the job looked: the call is on
+    // its way back.
+    if kind == .sync && !outsideWork.hasWork(onQueue: object) { parked.wakeSyncWaits(on: object) }
     if let timeout {
       parked.setTimer(timers.start(at: time.now + max(timeout, .zero), wakes: true, onTimeout(id)), of: id)
     }

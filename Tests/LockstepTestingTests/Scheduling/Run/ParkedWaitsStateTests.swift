@@ -70,6 +70,21 @@ struct ParkedWaitsStateTests {
     #expect(resumed(state.next())?.kind == .sync)
   }
 
+  /// The same when the run's last block on the queue returned before the job parked in `sync`.
+  @Test func aSyncCallParkedAfterTheRunsLastBlockReturnedIsWaitedFor() throws {
+    var state = RunState<FakeJob>(order: .fifo)
+    state.noteCreatedWaitObject(Self.semaphore)
+    _ = state.enqueue(FakeJob(10))
+    _ = state.next()
+    let begun = state.beginOutsideWork(.async, label: "queue", queue: Self.semaphore, byRunningJob: true)
+    _ = state.endOutsideWork(try #require(begun))
+    let parked = state.park(.sync, on: Self.semaphore, timeout: nil, onTimeout: { _ in {} })
+    let id = try #require(parked)
+    #expect(isWaiting(state.next()), "the sync call returns once the queue is free")
+    _ = state.parkedReturned(id)
+    #expect(resumed(state.next())?.kind == .sync)
+  }
+
   /// A wait on a semaphore the run made is durably blocked: a sleeper's time comes; a signal from
   /// the run wakes it, the run waits for its thread, then resumes it before anything else.
   @Test func aDurableWaitLetsTimeMoveAndASignalResumesItFirst() throws {
