@@ -54,32 +54,20 @@ struct ParkedWaitsStateTests {
   }
 
   /// A job parked in `queue.sync` behind the run's last block on that queue is on its way back
-  /// once the block returns: the run waits for it instead of declaring a deadlock.
-  @Test func aSyncCallBehindTheRunsLastBlockIsWaitedFor() throws {
+  /// once the block returns — also when it returned before the job parked: the run waits for it
+  /// instead of declaring a deadlock.
+  @Test(arguments: [false, true])
+  func aSyncCallBehindTheRunsLastBlockIsWaitedFor(blockReturnsFirst: Bool) throws {
     var state = RunState<FakeJob>(order: .fifo)
     state.noteCreatedWaitObject(Self.semaphore)
     _ = state.enqueue(FakeJob(10))
     _ = state.next()
     let begun = state.beginOutsideWork(.async, label: "queue", queue: Self.semaphore, byRunningJob: true)
     let block = try #require(begun)
+    if blockReturnsFirst { _ = state.endOutsideWork(block) }
     let parked = state.park(.sync, on: Self.semaphore, timeout: nil, onTimeout: { _ in {} })
     let id = try #require(parked)
-    _ = state.endOutsideWork(block)
-    #expect(isWaiting(state.next()), "the sync call returns once the queue is free")
-    _ = state.parkedReturned(id)
-    #expect(resumed(state.next())?.kind == .sync)
-  }
-
-  /// The same when the run's last block on the queue returned before the job parked in `sync`.
-  @Test func aSyncCallParkedAfterTheRunsLastBlockReturnedIsWaitedFor() throws {
-    var state = RunState<FakeJob>(order: .fifo)
-    state.noteCreatedWaitObject(Self.semaphore)
-    _ = state.enqueue(FakeJob(10))
-    _ = state.next()
-    let begun = state.beginOutsideWork(.async, label: "queue", queue: Self.semaphore, byRunningJob: true)
-    _ = state.endOutsideWork(try #require(begun))
-    let parked = state.park(.sync, on: Self.semaphore, timeout: nil, onTimeout: { _ in {} })
-    let id = try #require(parked)
+    if !blockReturnsFirst { _ = state.endOutsideWork(block) }
     #expect(isWaiting(state.next()), "the sync call returns once the queue is free")
     _ = state.parkedReturned(id)
     #expect(resumed(state.next())?.kind == .sync)
