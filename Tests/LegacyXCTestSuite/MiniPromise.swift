@@ -16,7 +16,7 @@ final class MiniPromise<Value> {
   /// A promise resolved with `value` after `seconds`, on a global queue.
   static func after(_ seconds: Double, _ value: Value) -> MiniPromise<Value> {
     let promise = MiniPromise<Value>()
-    DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { promise.fulfill(value) }
+    DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { promise.fulfill(value) }  // subject
     return promise
   }
 

@@ -60,7 +60,7 @@ final class MiniPromiseTests: XCTestCase {
         all.fulfill()
       }
     }
-    DispatchQueue.main.asyncAfter(deadline: .now() + 0.2) { promise.fulfill(0) }
+    DispatchQueue.main.asyncAfter(deadline: .now() + 0.2) { promise.fulfill(0) }  // subject
     waitForPromises(timeout: 2)
     XCTAssertEqual(seen, [0, 1, 2, 3, 4])
   }

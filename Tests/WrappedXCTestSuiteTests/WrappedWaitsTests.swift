@@ -5,7 +5,7 @@ import XCTest
 
 /// Synchronous XCTests in Swift 5 mode, each body wrapped unchanged in the blocking form: XCTest's
 /// waits are parked in the run wherever they are called — in the body, in a helper, through
-/// `XCTWaiter` — while main-queue blocks, `asyncAfter` and tasks of the run go on.
+/// `XCTWaiter` — while main-queue blocks, delayed blocks and tasks of the run go on (virtual time).
 final class WrappedWaitsTests: XCTestCase {
   override func setUpWithError() throws {
     try XCTSkipUnless(standsInForRunLoops(), "run loops are not stood in for here")
@@ -15,8 +15,10 @@ final class WrappedWaitsTests: XCTestCase {
   private func fulfilLater(_ expectations: [XCTestExpectation]) {
     let queue = DispatchQueue(label: "com.example.callbacks")
     DispatchQueue.main.async { DispatchQueue.main.async { expectations[0].fulfill() } }
-    DispatchQueue.main.asyncAfter(deadline: .now() + 0.3) { expectations[1].fulfill() }
-    DispatchQueue.global().asyncAfter(deadline: .now()) { queue.async { expectations[2].fulfill() } }
+    // The delays are the subject, in virtual time.
+    DispatchQueue.main.asyncAfter(deadline: .now() + 0.3) { expectations[1].fulfill() }  // virtual
+    let third = expectations[2]
+    DispatchQueue.global().asyncAfter(deadline: .now()) { queue.async { third.fulfill() } }  // virtual
     Task { @MainActor in expectations[3].fulfill() }
   }
 
@@ -64,7 +66,7 @@ final class WrappedWaitsTests: XCTestCase {
       DispatchQueue.global().async { second.fulfill() }
       wait(for: [second], timeout: 1)
       let third = expectation(description: "after a delay")
-      DispatchQueue.main.asyncAfter(deadline: .now() + 0.5) { third.fulfill() }
+      DispatchQueue.main.asyncAfter(deadline: .now() + 0.5) { third.fulfill() }  // virtual
       XCTAssertEqual(XCTWaiter.wait(for: [third], timeout: 1), .completed)
     }
   }
@@ -76,7 +78,7 @@ final class WrappedWaitsTests: XCTestCase {
     let waited = try withDeterministicSchedulingBlocking(seed: 1) { () -> TimeInterval in
       let started = Date()
       let answered = expectation(description: "answered")
-      DispatchQueue.main.asyncAfter(deadline: .now() + 2) { answered.fulfill() }
+      DispatchQueue.main.asyncAfter(deadline: .now() + 2) { answered.fulfill() }  // virtual
       waitHelper(timeout: 60)
       return Date().timeIntervalSince(started)
     }.value
@@ -91,7 +93,7 @@ final class WrappedWaitsTests: XCTestCase {
       () -> (XCTWaiter.Result, TimeInterval) in
       let started = Date()
       let late = expectation(description: "late")
-      DispatchQueue.main.asyncAfter(deadline: .now() + 10) { late.fulfill() }
+      DispatchQueue.main.asyncAfter(deadline: .now() + 10) { late.fulfill() }  // virtual
       let result = waitWithWaiter(for: [late], timeout: 1)
       return (result, Date().timeIntervalSince(started))
     }.value
@@ -105,9 +107,10 @@ final class WrappedWaitsTests: XCTestCase {
       try withDeterministicSchedulingBlocking(seed: seed) {
         let done = expectation(description: "done")
         Task {
-          for _ in 0..<10 { await Task.yield() }
+          // Steps of the run the parked wait's end lands among (the subject), not a wait.
+          for _ in 0..<10 { await Task.yield() }  // subject
           DispatchQueue.main.async { done.fulfill() }
-          for _ in 0..<10 { await Task.yield() }
+          for _ in 0..<10 { await Task.yield() }  // subject
         }
         waitHelper()
       }.trace.steps.map(\.task)
@@ -135,7 +138,7 @@ final class WrappedWaitsTests: XCTestCase {
           }
         }
         DispatchQueue.global().async {
-          DispatchQueue.main.asyncAfter(deadline: .now() + 1) {
+          DispatchQueue.main.asyncAfter(deadline: .now() + 1) {  // virtual
             order.append("later")
             delivered.fulfill()
           }
@@ -151,7 +154,7 @@ final class WrappedWaitsTests: XCTestCase {
   func testARunLoopRunByAHelperWaitsInVirtualTime() throws {
     let fired = try withDeterministicSchedulingBlocking(seed: 2) { () -> Bool in
       var fired = false
-      DispatchQueue.main.asyncAfter(deadline: .now() + 0.2) { fired = true }
+      DispatchQueue.main.asyncAfter(deadline: .now() + 0.2) { fired = true }  // virtual
       RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.5))
       return fired
     }.value

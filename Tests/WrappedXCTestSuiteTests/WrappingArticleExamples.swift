@@ -8,7 +8,7 @@ final class WrappingArticleExamples: XCTestCase {
   /// A loader that answers on the main queue after 2 s, as legacy code does.
   struct NameLoader {
     func load(_ completion: @escaping (String) -> Void) {
-      DispatchQueue.main.asyncAfter(deadline: .now() + 2) { completion("Ada") }
+      DispatchQueue.main.asyncAfter(deadline: .now() + 2) { completion("Ada") }  // virtual in a run
     }
   }
 
