@@ -205,8 +205,6 @@ static bool slept_in_run(int64_t nanoseconds) {
   return observer != NULL && observer(run, NULL, lockstep_blocking_wait_sleep, nanoseconds) >= 0;
 }
 
-bool lockstep_sleep_in_run(int64_t nanoseconds) { return slept_in_run(nanoseconds); }
-
 long lockstep_run_loop_wait_in_run(void *run_loop, int64_t nanoseconds) {
   void *run = lockstep_main_queue_current_run();
   if (__builtin_expect(run == NULL, 1) || run_loop == NULL) return -1;
@@ -334,10 +332,6 @@ void lockstep_blocking_waits_set_observer(
   (void)created;
 }
 void lockstep_blocking_waits_parked(long change) { (void)change; }
-bool lockstep_sleep_in_run(int64_t nanoseconds) {
-  (void)nanoseconds;
-  return false;
-}
 long lockstep_run_loop_wait_in_run(void *run_loop, int64_t nanoseconds) {
   (void)run_loop;
   (void)nanoseconds;

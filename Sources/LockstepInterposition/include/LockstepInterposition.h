@@ -370,10 +370,6 @@ void lockstep_sync_set_observer(lockstep_sync_observer observer);
 /// Calls libdispatch's `dispatch_sync` (or `dispatch_barrier_sync`) itself.
 void lockstep_dispatch_sync_now(void *queue, void *block, bool barrier);
 
-/// Whether the run of the calling thread's job took a blocking sleep of `nanoseconds` (parked, in
-/// virtual time) and slept it.
-bool lockstep_sleep_in_run(int64_t nanoseconds);
-
 /// Offers a run of `run_loop` for `nanoseconds` (-1: until stopped) by the calling thread's job to
 /// its run: 0 when `CFRunLoopStop` ended it, 1 when its time passed in virtual time, -1 when the
 /// run does not take it and the caller runs the run loop as before.

@@ -35,9 +35,10 @@ enum MainQueueHandOff {
         MainQueueHandOff.Block(pointer: block), after: delayed ? .nanoseconds(delay) : nil)
     }
     lockstep_main_queue_set_outside_observer { token, block, delayed, delay in
-      guard let token, let block,
-        let run = Unmanaged<OutsideWorkTracking.Token>.fromOpaque(token).takeUnretainedValue().run
-      else { return false }
+      guard let token, let block else { return false }
+      let work = Unmanaged<OutsideWorkTracking.Token>.fromOpaque(token).takeUnretainedValue()
+      // XCTest's waiter queues its own bookkeeping, not the code under test's (as for other queues).
+      guard work.kind != .expectationWaiter, let run = work.run else { return false }
       return MainQueueHandOff.take(
         MainQueueHandOff.Block(pointer: block), after: delayed ? .nanoseconds(delay) : .zero, from: run)
     }
