@@ -24,7 +24,7 @@ final class DeterministicRun: @unchecked Sendable {
   /// Cancels the body task; set before draining.
   var cancelBody: (@Sendable () -> Void)?
   // The drain thread's own fields below are read and written only by the thread draining the run
-  // (invariant 3 in CONTRIBUTING's "Runtime invariants"), and a drain moves between threads only
+  // (invariant “One drain thread at a time” in CONTRIBUTING), and a drain moves between threads only
   // through a hand-off that orders the accesses (a continuation, a semaphore, a main-queue block).
   // The thread sanitizer checks that over the suite (`TSAN=1 scripts/stress.sh`, beside the
   // main-actor tests); the runtime's dynamic exclusivity checks are turned off for these fields

@@ -12,7 +12,7 @@ import LockstepInterposition
 /// `enqueue` holds the task in the run's quarantine (the Linux interposition of
 /// `swift_task_switch`, LockstepInterposition/TaskSwitch.c); the actor's drain goes on with its
 /// next job and ends with the actor idle. Checked by
-/// `QuarantinedActorTests.aQuarantineFreesASharedActorThatItsTasksCallInALoop`.
+/// `QuarantinedSharedActorXCTests.testALaterCallToASharedActorReturnsAfterARunThatTimedOutCallingIt`.
 @available(LockstepCustomExecutors, *)
 final class QuarantineTrap: SerialExecutor {
   static let shared = QuarantineTrap()
