@@ -106,8 +106,14 @@ final class SequentialReplays<Object: Sendable, Model: Hashable & Sendable>: @un
       case .cancelled: failure = "the test was cancelled"
       }
     } else {
-      let run = DeterministicRun(order: .fifo, timeout: timeout, site: site)
-      failure = await run.perform(LentBody<Void> { await calls() }).runFailure.map { "\($0)" }
+      do {
+        failure = try await RunLifecycle.starting(at: site) {
+          let run = RunRecipe.sequentialReplay(timeout: timeout).make(at: site)
+          return await run.perform(LentBody<Void> { await calls() }).runFailure.map { "\($0)" }
+        }
+      } catch {
+        failure = "\(error)"
+      }
     }
     if let failure {
       let path = paths[learned.withLock { $0.count } / 2]

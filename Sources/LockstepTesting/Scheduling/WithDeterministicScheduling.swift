@@ -88,10 +88,7 @@ nonisolated(nonsending) private func runDeterministically(
 ) async throws -> SchedulerTrace {
   try await RunLifecycle.lending(body) { body in
     try await RunLifecycle.starting(at: site) {
-      if seed != nil { HashingDeterminism.warnOnceIfNotDeterministic(at: site) }
-      let run = DeterministicRun(
-        order: seed.map { .seeded($0) } ?? .fifo, timeout: timeout, gracePeriod: gracePeriod,
-        site: site)
+      let run = RunRecipe.test(seed: seed, timeout: timeout, gracePeriod: gracePeriod).make(at: site)
       return try await run.perform(body).outcome.get().trace
     }
   }
@@ -177,10 +174,7 @@ private func runDeterministicallyBlocking(
 ) throws -> SchedulerTrace {
   try RunLifecycle.lendingBlocking(body) { body in
     try RunLifecycle.startingBlocking(at: site) {
-      if seed != nil { HashingDeterminism.warnOnceIfNotDeterministic(at: site) }
-      let run = DeterministicRun(
-        order: seed.map { .seeded($0) } ?? .fifo, timeout: timeout, gracePeriod: gracePeriod,
-        site: site)
+      let run = RunRecipe.test(seed: seed, timeout: timeout, gracePeriod: gracePeriod).make(at: site)
       return try run.performBlocking(body).outcome.get().trace
     }
   }

@@ -290,10 +290,12 @@ final class Explorer: @unchecked Sendable {
   {
     let trail = crashTrail
     trail.beginSchedule(during, of: "explore \(setup.title) at \(site)", cancelAtWait: planned.cancelAtWait)
-    let run = DeterministicRun(
-      order: .picked(CrashTrailPicker(planned.picker, trail: trail)), cancelAtWait: planned.cancelAtWait,
-      stepLimit: maxSteps, stopBeforeStep: planned.stopBeforeStep, crashTrail: trail,
-      timeout: timeout, gracePeriod: gracePeriod, site: site)
+    let run = RunRecipe.schedule(
+      .init(
+        picker: CrashTrailPicker(planned.picker, trail: trail), cancelAtWait: planned.cancelAtWait,
+        stepLimit: maxSteps, stopBeforeStep: planned.stopBeforeStep, crashTrail: trail,
+        timeout: timeout, gracePeriod: gracePeriod)
+    ).make(at: site)
     let mark = capture.mark
     let completion = await run.perform(body)
     let captured = capture.failures(since: mark)

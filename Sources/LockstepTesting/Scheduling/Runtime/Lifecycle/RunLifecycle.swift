@@ -1,7 +1,8 @@
 import Dispatch
 
 /// The life of deterministic runs, written once. Every entry point — ``runDeterministically``, its
-/// blocking form, ``explore`` and the `.deterministic` trait — goes through here:
+/// blocking form, ``explore``, the `.deterministic` trait and a linearizability check's sequential
+/// replays — goes through here, each run made by its ``RunRecipe``:
 ///
 /// 1. check that a run can start here (the executors can be installed; not inside another run,
 ///    which is a misuse: ``NestedDeterministicRun``);
@@ -112,9 +113,7 @@ enum RunLifecycle {
   }
   private static let warmedUp = Locked(false)
 
-  private static func warmUpRun() -> DeterministicRun {
-    DeterministicRun(order: .fifo, timeout: .seconds(60), site: CallSite(), virtualNow: false)
-  }
+  private static func warmUpRun() -> DeterministicRun { RunRecipe.warmUp.make(at: CallSite()) }
 
   /// Sleeps in every form once, in a run of its own, before the process's first run that reads the
   /// real clocks (``VirtualNow``): the first sleep of a process is slow (lazily loaded metadata and conformances on the runtime's
