@@ -110,6 +110,21 @@ private let routingTable: [RoutingCase] = [
   RoutingCase(
     name: "a main-queue block on a thread that drains no run", work: .mainQueueBlock,
     onDrainThread: false, expected: .noRun),
+  RoutingCase(
+    name: "a run's task switches while the quarantine frees actors", work: .taskSwitch(task: 101),
+    phase: .quarantined, expected: .route(.held)),
+  RoutingCase(
+    name: "another task switches while the quarantine frees actors", work: .taskSwitch(task: 142),
+    phase: .quarantined, expected: .route(.platform)),
+  RoutingCase(
+    name: "a run's task switches in a run in progress", work: .taskSwitch(task: 102),
+    expected: .route(.run(task: 3))),
+  RoutingCase(
+    name: "an unknown task switches in a run in progress", work: .taskSwitch(task: 103),
+    expected: .route(.platform)),
+  RoutingCase(
+    name: "a switch on a thread that drains no run", work: .taskSwitch(task: 101),
+    onDrainThread: false, ownerKnowsTask: true, expected: .noRun),
 ]
 
 @Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))

@@ -39,10 +39,11 @@ final class QuarantineTrap: SerialExecutor {
     return trap
   }()
 
-  /// Whether the switching task is one of the tasks of the run this thread drains.
+  /// Whether the router holds the switching task in the run this thread drains: one of its
+  /// tasks, while the run is quarantined.
   private static func switchingTaskIsTheRuns() -> Bool {
     guard let run = DrainingRun.current, let id = RuntimeHooks.currentTaskID() else { return false }
-    return run.state.withLock { $0.owns(taskID: id) }
+    return run.state.withLock { JobRouter.route(.taskSwitch(task: id), in: $0) } == .held
   }
 
   /// Runs `body` (an actor job of a quarantined run, on the thread that drains it) with the

@@ -49,7 +49,8 @@ enum TaskCreationHook {
     }
     lockstep_task_creation_set_outside_observer { task in
       guard let task else { return }
-      ActiveRuns.noteCreatedOutside(taskID: runtimeJobTaskID(unsafeBitCast(task, to: UnownedJob.self)))
+      let id = runtimeJobTaskID(unsafeBitCast(task, to: UnownedJob.self))
+      ActiveRuns.noteCreatedOffEveryDrain(taskID: id)
     }
     guard #available(LockstepTaskNames , *) else { return false }
     // A name no other task has, longer than a string stored inline.

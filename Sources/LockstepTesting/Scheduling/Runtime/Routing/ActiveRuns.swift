@@ -33,9 +33,13 @@ enum ActiveRuns {
     registry.withLock { $0.removeRunning(run) }
   }
 
-  /// A thread that drains no run created task `id` while runs are in progress: it is none of
-  /// theirs, even when an actor job of a run runs its work (``JobRouter``'s rule 2).
-  static func noteCreatedOutside(taskID id: UInt64) {
+  /// The runtime created task `id` on a thread that drains no run, while runs are in progress:
+  /// the router makes it an outsider of every run in progress, even when an actor job of a run
+  /// runs its work (``JobRouter``'s rule 2).
+  static func noteCreatedOffEveryDrain(taskID id: UInt64) {
+    let work = JobRouter.Work.taskCreation(task: id)
+    let candidate = JobRouter.runToAsk(work, drained: nil) { _ -> DeterministicRun? in nil }
+    guard case .outsiderOfEveryRun = candidate else { return }
     registry.withLock { registry in
       for run in registry.running { run.state.withLock { $0.noteCreatedOutside(taskID: id) } }
     }

@@ -1,7 +1,10 @@
 /// Which run a piece of work belongs to, decided in one place: every job the executors receive,
-/// every sleep, every task the runtime creates and every main-queue block goes through
-/// ``runToAsk(_:drained:owner:)`` (which run, if any, may own it) and then
-/// ``route(_:in:actingTask:)`` (what that run does with it). Both are pure; the table in `JobRouterTests` lists the cases.
+/// every sleep, every task the runtime creates, every main-queue block and every executor switch
+/// of a quarantined run's task goes through ``runToAsk(_:drained:owner:)`` (which run, if any, may
+/// own it) and then ``route(_:in:actingTask:)`` (what that run does with it). Both are pure; the
+/// table in `JobRouterTests` lists the cases. The shells only report facts and apply the answer:
+/// the executors (`LockstepExecutors.swift`), ``ActiveRuns``, ``TaskCreationHook``,
+/// ``QuarantineTrap`` and ``MainQueueHandOff``. This is invariant “One owner” in CONTRIBUTING.
 ///
 /// The rules, in the order they apply:
 /// 1. Work that arrives on a thread draining a run is that run's to judge
@@ -27,11 +30,14 @@ enum JobRouter {
     case taskCreation(task: UInt64)
     /// A block queued on the main queue.
     case mainQueueBlock
+    /// Task `task` switches executors while an actor job of the run runs (the quarantine frees
+    /// the run's actors: a task of the run is held there).
+    case taskSwitch(task: UInt64)
 
     var task: UInt64? {
       switch self {
       case .job(let task), .sleep(let task): task
-      case .taskCreation(let task): task
+      case .taskCreation(let task), .taskSwitch(let task): task
       case .mainQueueBlock: nil
       }
     }
@@ -84,7 +90,7 @@ enum JobRouter {
     switch work {
     case .job(let task?): return owner(task).map(Candidate.run) ?? .none
     case .taskCreation: return .outsiderOfEveryRun
-    case .job(nil), .sleep, .mainQueueBlock: return .none
+    case .job(nil), .sleep, .mainQueueBlock, .taskSwitch: return .none
     }
   }
 
@@ -95,11 +101,15 @@ enum JobRouter {
     switch run.phase {
     case .finished: return .platform
     case .quarantined:
-      if case .taskCreation = work { return .platform }
-      return .held
+      switch work {
+      case .taskCreation: return .platform
+      case .taskSwitch(let task): return run.number(ofTask: task) != nil ? .held : .platform
+      case .job, .sleep, .mainQueueBlock: return .held
+      }
     case .running: break
     }
     guard let task = work.task else { return .run(task: 0) }
+    if case .taskSwitch = work { return run.number(ofTask: task).map { .run(task: $0) } ?? .platform }
     if let known = run.number(ofTask: task) { return .run(task: known) }
     if isOutsider(task, of: run) { return .platform }
     if let acting = actingTask(), isOutsider(acting, of: run) { return .platform }
