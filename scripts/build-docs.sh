@@ -44,9 +44,9 @@ echo "== building Lockstep and LockstepTesting (debug, scratch path $scratch)"
 swift build --target LockstepTesting --scratch-path "$scratch"
 bin=$(swift build --target LockstepTesting --scratch-path "$scratch" --show-bin-path)
 modules=$bin/Modules
-# LockstepTesting imports the C target LockstepInterposition: its module map, which SwiftPM
-# generates into the build directory, has to be found when the module is loaded.
-clang_modules=(-Xcc "-fmodule-map-file=$bin/LockstepInterposition.build/module.modulemap"
+# LockstepTesting imports the C target LockstepInterposition: its module map (the target's own,
+# in include/) has to be found when the module is loaded.
+clang_modules=(-Xcc "-fmodule-map-file=$root/Sources/LockstepInterposition/include/module.modulemap"
   -Xcc "-I$root/Sources/LockstepInterposition/include")
 
 rm -rf "$graphs" "$site"

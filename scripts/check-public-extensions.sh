@@ -25,7 +25,7 @@ trap 'rm -rf "$graphs"' EXIT
 for module in Lockstep LockstepTesting LockstepReports; do
   swift symbolgraph-extract -module-name "$module" -I "$bin/Modules" -target "$triple" \
     -minimum-access-level public -skip-synthesized-members -emit-extension-block-symbols \
-    -Xcc "-fmodule-map-file=$bin/LockstepInterposition.build/module.modulemap" -output-dir "$graphs"
+    -Xcc "-fmodule-map-file=Sources/LockstepInterposition/include/module.modulemap" -output-dir "$graphs"
 done
 own=Lockstep,LockstepTesting,LockstepReports,LockstepInterposition,LockstepSymbolication
 swift scripts/public-extensions.swift --own "$own" "$graphs" | LC_ALL=C sort >"$graphs/found.txt"

@@ -1,21 +1,24 @@
 // The blocking waits of a deterministic run's jobs: `DispatchSemaphore.wait` and
 // `DispatchGroup.wait` reach libdispatch's exported `dispatch_semaphore_wait` and
 // `dispatch_group_wait`, `DispatchSemaphore.signal` its `dispatch_semaphore_signal`, and
-// `DispatchQueue.sync` its `dispatch_sync`. While one
-// of a run's jobs runs on the calling thread, a wait — or a blocking sleep, `usleep`, `nanosleep`,
-// `sleep` — is offered to the run first, which parks the job on this thread and goes on draining on another (see the Swift side, `ParkedJobs.swift`); a
-// signal a job sends while a job of its run is parked is told to the run before libdispatch sees
-// it, and the semaphores, groups and queues a run's jobs create are told to the run (a wait on one
-// is durably blocked; a wait on one, or a `sync`, is a choice point of an exploration). Everywhere else the call goes on to libdispatch unchanged. Linux only, as
-// `DispatchCalls.c`.
+// `DispatchQueue.sync` its `dispatch_sync`. While one of a run's jobs runs on the calling thread, a
+// wait — or a blocking sleep, `usleep`, `nanosleep`, `sleep` — is offered to the run first, which
+// parks the job on this thread and goes on draining on another (see the Swift side,
+// `ParkedJobs.swift`); a signal a job sends while a job of its run is parked is told to the run
+// before libdispatch sees it, and the semaphores, groups and queues a run's jobs create are told
+// to the run (a wait on one is durably blocked; a wait on one, or a `sync`, is a choice point of an
+// exploration). Everywhere else the call goes on to libdispatch unchanged. Linux only, as the
+// other stand-ins; Apple platforms bind each call to its library, and nothing is defined here.
 #if defined(__linux__)
   #define _GNU_SOURCE
   #include <time.h>
   #include <unistd.h>
 #endif
 
+#include "Internal/RunOfThread.h"
+#include "Internal/DispatchObjects.h"
+#include "Internal/NextDefinition.h"
 #include "LockstepInterposition.h"
-#include "NextDefinition.h"
 
 #if defined(__linux__)
 
@@ -44,9 +47,6 @@ static lockstep_semaphore_signal_observer signal_observer;
 /// How many jobs of runs are parked now: signals are told to a run only while one is.
 static long parked_jobs;
 
-/// Defined in `DispatchCalls.c`.
-int64_t lockstep_dispatch_time_remaining(uint64_t when);
-
 /// `wait` on `object` until `timeout`, in real time where the calling thread runs a run's job: the
 /// caller computed the deadline on the run's virtual clocks, and libdispatch would turn it into a
 /// deadline of the virtual wall clock for the kernel, which compares it with the real one — so the
@@ -64,7 +64,7 @@ static long wait_in_real_time(dispatch_wait_function wait, void *object, uint64_
 
 /// A wait of `kind` on `object`: offered to the run whose job runs on the calling thread, if any.
 static long blocking_wait(dispatch_wait_function next, void *object, uint64_t timeout, int kind) {
-  void *run = lockstep_main_queue_current_run();
+  void *run = lockstep_current_run();
   if (__builtin_expect(run == NULL, 1)) return next(object, timeout);
   lockstep_blocking_wait_observer observer = __atomic_load_n(&wait_observer, __ATOMIC_ACQUIRE);
   if (observer != NULL && timeout != 0) {
@@ -90,7 +90,7 @@ long dispatch_group_wait(void *group, uint64_t timeout) {
 /// `object` was signalled (a semaphore) or left (a group).
 static void tell_run(void *object, int kind) {
   if (__builtin_expect(__atomic_load_n(&parked_jobs, __ATOMIC_ACQUIRE) == 0, 1)) return;
-  void *run = lockstep_main_queue_current_run();
+  void *run = lockstep_current_run();
   void *token = run == NULL ? lockstep_outside_work_current() : NULL;
   lockstep_semaphore_signal_observer observer = __atomic_load_n(&signal_observer, __ATOMIC_ACQUIRE);
   if ((run != NULL || token != NULL) && observer != NULL) observer(run, token, object, kind);
@@ -106,7 +106,7 @@ long dispatch_semaphore_signal(void *semaphore) {
 /// it is durably blocked, as a wait on anything else is not.
 static void *tell_created(void *object) {
   if (object == NULL) return object;
-  void *run = lockstep_main_queue_current_run();
+  void *run = lockstep_current_run();
   void *token = run == NULL ? lockstep_outside_work_current() : NULL;
   if (__builtin_expect(run == NULL && token == NULL, 1)) return object;
   lockstep_created_object_observer observer = __atomic_load_n(&created_observer, __ATOMIC_ACQUIRE);
@@ -171,7 +171,7 @@ void lockstep_dispatch_sync_now(void *queue, void *block, bool barrier) {
 
 /// A sync call of a run's job, offered to its run first.
 static void sync_call(void *queue, void *block, bool barrier) {
-  void *run = lockstep_main_queue_current_run();
+  void *run = lockstep_current_run();
   if (__builtin_expect(run != NULL, 0)) {
     lockstep_sync_observer observer = __atomic_load_n(&sync_observer, __ATOMIC_ACQUIRE);
     if (observer != NULL && observer(run, queue, block, barrier)) return;
@@ -199,14 +199,14 @@ static sleep_function next_sleep;
 
 /// Whether the run of the calling thread's job took a sleep of `nanoseconds`, and slept it.
 static bool slept_in_run(int64_t nanoseconds) {
-  void *run = lockstep_main_queue_current_run();
+  void *run = lockstep_current_run();
   if (__builtin_expect(run == NULL, 1) || nanoseconds <= 0) return false;
   lockstep_blocking_wait_observer observer = __atomic_load_n(&wait_observer, __ATOMIC_ACQUIRE);
   return observer != NULL && observer(run, NULL, lockstep_blocking_wait_sleep, nanoseconds) >= 0;
 }
 
 long lockstep_run_loop_wait_in_run(void *run_loop, int64_t nanoseconds) {
-  void *run = lockstep_main_queue_current_run();
+  void *run = lockstep_current_run();
   if (__builtin_expect(run == NULL, 1) || run_loop == NULL) return -1;
   lockstep_blocking_wait_observer observer = __atomic_load_n(&wait_observer, __ATOMIC_ACQUIRE);
   return observer != NULL ? observer(run, run_loop, lockstep_blocking_wait_run_loop, nanoseconds) : -1;

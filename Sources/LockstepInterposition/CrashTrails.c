@@ -1,6 +1,7 @@
 // Which exploration's crash trail a thread records into (CrashReport.swift): explorations proceed
 // side by side, and a crash handler, which runs on the crashing thread, writes the trail of the
-// schedule that thread was running — or, on a thread that runs none, the schedule begun last.
+// schedule that thread was running — or, on a thread that runs none, the schedule begun last. It
+// stands in for no call and tells a run nothing. Every platform (plain C thread-local storage).
 #include "LockstepInterposition.h"
 
 static __thread void *current_trail;

@@ -20,8 +20,9 @@
   #include <unistd.h>
 #endif
 
+#include "Internal/RunOfThread.h"
+#include "Internal/NextDefinition.h"
 #include "LockstepInterposition.h"
-#include "NextDefinition.h"
 
 #if defined(__linux__)
 
@@ -60,7 +61,7 @@ int32_t CFRunLoopRunInMode(const void *mode, double seconds, unsigned char retur
     (run_in_mode_function)lockstep_next_definition((void **)&next_run_in_mode, "CFRunLoopRunInMode");
   void *token = waiter_token;
   if (__builtin_expect(token == NULL, 1)) {
-    if (__builtin_expect(lockstep_main_queue_current_run() != NULL, 0) && seconds > 0) {
+    if (__builtin_expect(lockstep_current_run() != NULL, 0) && seconds > 0) {
       // A run's job waits in its run loop: parked in the run's virtual time.
       int64_t nanoseconds = seconds > 1e9 ? -1 : (int64_t)(seconds * 1e9);
       long parked = lockstep_run_loop_wait_in_run(current_run_loop(), nanoseconds);
@@ -92,13 +93,13 @@ unsigned char _CFRunLoopFinished(void *run_loop, const void *mode) {
   // A loop without sources returns at once, and its caller would spin on a clock that stands
   // still: in a run (a job's wait, or XCTest's waiter) the wait is the run's (above).
   if (__builtin_expect(waiter_token != NULL, 0)) return 0;
-  if (__builtin_expect(lockstep_main_queue_current_run() != NULL, 0)) return 0;
+  if (__builtin_expect(lockstep_current_run() != NULL, 0)) return 0;
   return next(run_loop, mode);
 }
 
 void CFRunLoopStop(void *run_loop) {
   if (__builtin_expect(__atomic_load_n(&waits_taken, __ATOMIC_ACQUIRE) > 0, 0)) {
-    void *run = lockstep_main_queue_current_run();
+    void *run = lockstep_current_run();
     void *token = run == NULL ? lockstep_outside_work_current() : NULL;
     lockstep_run_loop_stop_observer observer = __atomic_load_n(&stop_observer, __ATOMIC_ACQUIRE);
     // From any thread: a stop made where no run context is set (a job parked in `queue.sync`, a

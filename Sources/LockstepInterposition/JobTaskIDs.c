@@ -1,7 +1,8 @@
 // The runtime id of a job's task, through `swift_task_getJobTaskId` looked up when first needed
 // rather than linked: the Swift runtime of macOS 13 and iOS 16, which the package supports, does
 // not have it, and a test bundle that links a symbol its OS lacks does not load. Where it is
-// missing, deterministic scheduling is unavailable anyway (it needs the 26.4 runtimes there).
+// missing, deterministic scheduling is unavailable anyway (it needs the 26.4 runtimes there). Every
+// platform; it stands in for no call and tells a run nothing.
 #if defined(__linux__)
   #define _GNU_SOURCE
 #endif

@@ -16,8 +16,9 @@
   #include <string.h>
 #endif
 
+#include "Internal/RunOfThread.h"
+#include "Internal/NextDefinition.h"
 #include "LockstepInterposition.h"
-#include "NextDefinition.h"
 
 #if defined(__linux__)
 
@@ -170,7 +171,7 @@ static bool tell(void *run, pthread_mutex_t *mutex, int event, const void *calle
 static inline __attribute__((always_inline)) int take_mutex(
   mutex_function next, pthread_mutex_t *mutex, bool tries, const void *returned_to, void *const *frame)
 {
-  void *run = lockstep_main_queue_current_run();
+  void *run = lockstep_current_run();
   if (__builtin_expect(run == NULL, 1)) {
     if (__builtin_expect(probing, 0)) note_probe(returned_to);
     return next(mutex);
@@ -202,7 +203,7 @@ int pthread_mutex_trylock(pthread_mutex_t *mutex) {
 
 int pthread_mutex_unlock(pthread_mutex_t *mutex) {
   mutex_function next = unlock_function();
-  void *run = lockstep_main_queue_current_run();
+  void *run = lockstep_current_run();
   if (__builtin_expect(run == NULL, 1)) {
     if (__builtin_expect(probing, 0)) note_probe(__builtin_return_address(0));
     return next(mutex);
@@ -225,7 +226,7 @@ static rwlock_function next_read_lock;
 static rwlock_function next_write_lock;
 
 static void tell_unscheduled(void *lock, const void *caller) {
-  void *run = lockstep_main_queue_current_run();
+  void *run = lockstep_current_run();
   if (__builtin_expect(run == NULL, 1) || caller_kind(caller) != caller_tested) return;
   lockstep_lock_observer observer = __atomic_load_n(&lock_observer, __ATOMIC_ACQUIRE);
   if (observer != NULL) {
@@ -253,7 +254,7 @@ int pthread_rwlock_wrlock(pthread_rwlock_t *lock) {
 int pthread_cond_wait(pthread_cond_t *condition, pthread_mutex_t *mutex) {
   condition_wait_function next = (condition_wait_function)lockstep_next_definition(
     (void **)&next_condition_wait, "pthread_cond_wait");
-  void *run = lockstep_main_queue_current_run();
+  void *run = lockstep_current_run();
   if (__builtin_expect(run == NULL, 1)) return next(condition, mutex);
   const void *caller = __builtin_return_address(0);
   if (caller_kind(caller) != caller_tested) return next(condition, mutex);
@@ -268,7 +269,7 @@ int pthread_cond_timedwait(
 {
   condition_timed_wait_function next = (condition_timed_wait_function)lockstep_next_definition(
     (void **)&next_condition_timed_wait, "pthread_cond_timedwait");
-  void *run = lockstep_main_queue_current_run();
+  void *run = lockstep_current_run();
   if (__builtin_expect(run == NULL, 1)) return next(condition, mutex, deadline);
   const void *caller = __builtin_return_address(0);
   if (caller_kind(caller) != caller_tested) return next(condition, mutex, deadline);

@@ -1,5 +1,6 @@
 // Moves the thread of a stress run's task to a core of its own while the tasks wait at their start
-// barrier, and back.
+// barrier, and back (`checkLinearizability`'s stress mode, not a deterministic run: it stands in
+// for no call and tells a run nothing). Linux; elsewhere no thread is moved.
 #define _GNU_SOURCE
 #include "LockstepInterposition.h"
 

@@ -4,7 +4,8 @@
 // context follow the job header, the task's status flags follow them, and every async context
 // starts with its parent and the parent's resume function. Lockstep checks the layout once per
 // process with a probe task suspended at a known function and shows nothing when it does not
-// hold. Every read of a task's memory is here.
+// hold. Every read of a task's memory is here; it stands in for no call and tells a run nothing.
+// Linux; elsewhere nothing is read.
 #if defined(__linux__)
   #define _GNU_SOURCE
   #include <dlfcn.h>

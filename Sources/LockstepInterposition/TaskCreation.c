@@ -23,6 +23,7 @@
   #include <string.h>
 #endif
 
+#include "BenchHooks.h"
 #include "LockstepInterposition.h"
 
 #if defined(__linux__)

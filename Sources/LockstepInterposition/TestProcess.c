@@ -4,7 +4,8 @@
 // for Swift Testing alike, and Swift Testing starts an exit test's process from that same path. So
 // the executable's name, as it was started (`argv[0]`), tells a test process from any other
 // program that links LockstepTesting. Linking the test frameworks tells nothing: LockstepTesting
-// itself links XCTest and Swift Testing.
+// itself links XCTest and Swift Testing. Linux; elsewhere no process counts as one (it stands in
+// for no call and tells a run nothing).
 #if defined(__linux__)
   #define _GNU_SOURCE
   #include <errno.h>

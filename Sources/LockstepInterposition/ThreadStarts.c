@@ -13,8 +13,9 @@
   #include <string.h>
 #endif
 
+#include "Internal/RunOfThread.h"
+#include "Internal/NextDefinition.h"
 #include "LockstepInterposition.h"
-#include "NextDefinition.h"
 
 #if defined(__linux__)
 

@@ -14,8 +14,8 @@
   #include <unistd.h>
 #endif
 
+#include "Internal/NextDefinition.h"
 #include "LockstepInterposition.h"
-#include "NextDefinition.h"
 
 static int virtual_now_state = -1;
 static int clock_overrides_used = 0;

@@ -1,4 +1,5 @@
 import LockstepInterposition
+import LockstepInterposition.BenchHooks
 
 // What standing in for `dispatch_async` costs ordinary code outside runs (Linux): every call of the
 // process passes through Lockstep's definition, which checks two thread-local values and goes on

@@ -1,4 +1,5 @@
 import LockstepInterposition
+import LockstepInterposition.BenchHooks
 import LockstepTesting
 
 // What seeing every task creation costs now that LockstepTesting stands in for the runtime's

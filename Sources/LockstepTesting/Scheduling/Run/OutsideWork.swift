@@ -4,25 +4,26 @@
 /// still (``RunState/next(previousStepSuspendedAt:)``), as Go's `synctest`
 /// keeps a bubble's clock still while a goroutine is not durably blocked.
 struct OutsideWork {
-  /// What one piece of outside work is.
-  enum Kind: Int32, Sendable {
-    case async = 0
-    case after = 1
-    case groupAsync = 2
-    case groupNotify = 3
+  /// What one piece of outside work is: the stand-ins report it as one of the `lockstep_outside_*`
+  /// constants of `Dispatch.h` (`OutsideWorkTracking.kind(reported:)`).
+  enum Kind: Sendable {
+    case async
+    case after
+    case groupAsync
+    case groupNotify
     /// A thread (`Thread`, `pthread_create`; XCTest waits for expectations on one).
-    case thread = 4
+    case thread
     /// A Dispatch source's registration handler, from when it is set until it has run.
-    case sourceRegistration = 5
+    case sourceRegistration
     /// Not work: a Dispatch source's event handler set by the run (never in flight itself).
-    case sourceOwner = 6
+    case sourceOwner
     /// One run of a Dispatch source's event handler.
-    case sourceEvent = 7
+    case sourceEvent
     /// A signal the run sent its own process, until a Dispatch source's event handler runs.
-    case signal = 8
+    case signal
     /// The thread XCTest waits for expectations on: it holds time except while its run loop
     /// waits, for a time the run counts in virtual time.
-    case expectationWaiter = 9
+    case expectationWaiter
 
     /// Whether virtual time stands still while work of this kind is in flight: a block queued to
     /// run now does its work and returns, and a signal is on its way. A block that waits first (a

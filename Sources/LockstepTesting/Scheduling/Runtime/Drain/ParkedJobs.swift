@@ -297,11 +297,11 @@ enum ParkedJobs {
   /// starts, a semaphore it signals) is Lockstep's own, not the run's, and this thread is not the
   /// run's drain thread meanwhile.
   static func outsideRun<T>(_ body: () -> T) -> T {
-    let mainQueue = lockstep_main_queue_enter(nil)
+    let run = lockstep_current_run_enter(nil)
     let outside = lockstep_outside_work_enter(nil)
     defer {
       lockstep_outside_work_enter(outside)
-      lockstep_main_queue_enter(mainQueue)
+      lockstep_current_run_enter(run)
     }
     return DrainingRun.without(body)
   }

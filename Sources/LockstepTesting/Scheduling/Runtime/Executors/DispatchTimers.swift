@@ -1,7 +1,7 @@
 import Dispatch
 import LockstepInterposition
 
-/// Dispatch timer sources set from a run tick in its virtual time (Linux): `DispatchCalls.c` hands
+/// Dispatch timer sources set from a run tick in its virtual time (Linux): `DispatchSources.c` hands
 /// the run each timer that a job of the run, or its outside work, sets
 /// (`DispatchSourceTimer.schedule(deadline:repeating:)`); libdispatch's timer is disarmed, and each
 /// time a deadline comes in virtual time the run makes the source fire once, at once, keeping

@@ -17,12 +17,13 @@ enum MainQueueHandOff {
   /// Whether runs take their main-queue blocks: the probe passed.
   static let isInEffect: Bool = probe()
 
-  /// Runs `body`, a stretch of `run`'s draining on this thread, taking the main-queue blocks of
-  /// its jobs.
+  /// Runs `body`, a stretch of `run`'s draining on this thread, with `run` as the thread's current
+  /// run (`RunOfThread.h`): the stand-ins take the main-queue blocks of its jobs, and their waits,
+  /// lock calls and run loops, to it.
   static func observing<T>(_ run: DeterministicRun, _ body: () -> T) -> T {
     guard isInEffect else { return body() }
-    let previous = lockstep_main_queue_enter(Unmanaged.passUnretained(run).toOpaque())
-    defer { lockstep_main_queue_enter(previous) }
+    let previous = lockstep_current_run_enter(Unmanaged.passUnretained(run).toOpaque())
+    defer { lockstep_current_run_enter(previous) }
     return body()
   }
 

@@ -2,7 +2,7 @@ import Dispatch
 import LockstepInterposition
 
 /// Tells runs about the work their jobs hand to other threads (Linux): `LockstepInterposition`'s
-/// Dispatch stand-ins (`DispatchCalls.c`) report each block a run's job queues on a queue other
+/// Dispatch stand-ins (`OutsideBlocks.c`) report each block a run's job queues on a queue other
 /// than the main queue — `async`, `async(group:)`, `DispatchGroup.notify` — when it is queued and
 /// when it returns, and `ThreadStarts.c` each thread it starts, until the thread returns or
 /// resumes the run (``resumed(_:)``); so for the blocks and threads that work starts in turn.
@@ -72,6 +72,23 @@ enum OutsideWorkTracking {
     if token.kind == .thread || token.kind == .expectationWaiter, token.run === run { token.end() }
   }
 
+  /// The kind the stand-ins report, one of the `lockstep_outside_*` constants of `Dispatch.h`:
+  /// the C side names each kind once, and this is its only reading.
+  static func kind(reported kind: Int32) -> OutsideWork.Kind {
+    switch Int(kind) {
+    case lockstep_outside_after: .after
+    case lockstep_outside_group_async: .groupAsync
+    case lockstep_outside_group_notify: .groupNotify
+    case lockstep_outside_thread: .thread
+    case lockstep_outside_source_registration: .sourceRegistration
+    case lockstep_outside_source_owner: .sourceOwner
+    case lockstep_outside_source_event: .sourceEvent
+    case lockstep_outside_signal: .signal
+    case lockstep_outside_expectation_waiter: .expectationWaiter
+    default: .async
+    }
+  }
+
   private static func began(
     run: UnsafeMutableRawPointer?, parent: UnsafeMutableRawPointer?, kind: Int32,
     label: UnsafePointer<CChar>?, queue: UnsafeMutableRawPointer?
@@ -89,7 +106,7 @@ enum OutsideWorkTracking {
     } else {
       return nil
     }
-    var kind = OutsideWork.Kind(rawValue: kind) ?? .async
+    var kind = Self.kind(reported: kind)
     // XCTest's waiter can wait in virtual time only where the run's clocks are virtual.
     if kind == .expectationWaiter && owner.clocks == nil { kind = .thread }
     let id = owner.beginOutsideWork(
