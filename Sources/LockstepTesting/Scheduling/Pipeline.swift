@@ -6,7 +6,7 @@
 //    this thread drains (Runtime/Routing/DrainingRun.swift), or the run that owns its task
 //    (Runtime/Routing/ActiveRuns.swift); otherwise the platform's executors take it.
 // 3. Admit: the run's state machine stores it, forwards it or holds it, as the router says
-//    (`admit` in Run/RunState.swift); a sleep waits in virtual time (Run/VirtualTime.swift).
+//    (`admit` in Run/RunState/RunState+Admission.swift); a sleep waits in virtual time (Run/VirtualTime.swift).
 // 4. Choose: the next job comes from Run/ReadyJobs.swift — first in, first out or seeded
 //    (Run/ReadyQueue.swift), or an exploration's picker (Run/ExploredJobs.swift, Exploration/Pickers/).
 // 5. Run: a stretch of draining runs it (`runJobs` in Runtime/Drain/DeterministicRun.swift); the

@@ -1,7 +1,7 @@
 /// The work a run's jobs handed to other threads that has not returned yet: blocks queued on
 /// Dispatch queues other than the main queue, threads, and what those started in turn. While any
 /// is in flight the run declares no deadlock, and while a block is in flight it keeps virtual time
-/// still (``RunState/next(previousStepSuspendedAt:)``), as Go's `synctest`
+/// still (``RunState/next(previousStepSuspendedAt:ranInActorJob:)``), as Go's `synctest`
 /// keeps a bubble's clock still while a goroutine is not durably blocked.
 struct OutsideWork {
   /// What one piece of outside work is: the stand-ins report it as one of the `lockstep_outside_*`

@@ -3,7 +3,7 @@ import Testing
 
 @testable import LockstepTesting
 
-/// What a run decides at a lock of the code under test (``RunState/lockPoint(_:thread:caller:recursive:tries:mayChoose:actingTask:)``):
+/// What a run decides at a lock of the code under test (``RunState/lockPoint(_:thread:caller:recursive:tries:mayChoose:holdsMainActor:actingTask:)``):
 /// who holds it, when a job waits, and what an exploration's picker is offered.
 @Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct LockPointStateTests {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import LockstepTesting
 
-/// What outside work does to a run's decisions (``RunState/next(previousStepSuspendedAt:)``):
+/// What outside work does to a run's decisions (``RunState/next(previousStepSuspendedAt:ranInActorJob:)``):
 /// which kinds keep virtual time still, which only hold a deadlock report back, and which end
 /// which.
 @Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
@@ -29,8 +29,7 @@ struct OutsideWorkStateTests {
     let id = try #require(begun)
     #expect(isWaiting(state.next()))
     #expect(state.now == .zero)
-    let wakes = state.endOutsideWork(id)
-    #expect(wakes, "the drain waits and must be woken")
+    #expect(state.endOutsideWork(id) == .wakeDrain, "the drain waits and must be woken")
     guard case .run(let woke) = state.next() else {
       Issue.record("expected the sleeper")
       return
@@ -65,8 +64,11 @@ struct OutsideWorkStateTests {
     let id = try #require(begun)
     #expect(isWaiting(state.next()), "a new waiter is waited for until it rests")
     let woke = Locked(0)
-    let rest = try #require(state.outsideWorkRests(id, for: .seconds(1)) { woke.withLock { $0 += 1 } })
-    #expect(rest.wakesDrain)
+    guard case .restAndWakeDrain = state.outsideWorkRests(id, for: .seconds(1), { woke.withLock { $0 += 1 } })
+    else {
+      Issue.record("expected a rest that wakes the drain, which waited for the new waiter")
+      return
+    }
     guard case .fire(let action) = state.next() else {
       Issue.record("expected the waiter's wake-up, due before the sleeper")
       return
@@ -76,7 +78,7 @@ struct OutsideWorkStateTests {
     state.outsideWorkWakes(id, byRun: true, dropping: nil)
     #expect(woke.withLock { $0 } == 1)
     #expect(isWaiting(state.next()), "a waiter the run woke is waited for")
-    _ = try #require(state.outsideWorkRests(id, for: .seconds(10)) {})
+    #expect(state.outsideWorkRests(id, for: .seconds(10)) {} != .waitInRealTime)
     guard case .run(let job) = state.next() else {
       Issue.record("expected the sleeper, due before the waiter's second wake-up")
       return
@@ -105,10 +107,14 @@ struct OutsideWorkStateTests {
     var state = runWithASleeper()
     let begun = state.beginOutsideWork(.expectationWaiter, label: nil, byRunningJob: true)
     let id = try #require(begun)
-    let rest = try #require(state.outsideWorkRests(id, for: .seconds(60)) {})
+    let rest = state.outsideWorkRests(id, for: .seconds(60)) {}
+    guard case .rest(let timer) = rest else {
+      Issue.record("expected a rest, the drain not waiting: \(rest)")
+      return
+    }
     let released = Locked(false)
     state.outsideWorkWakes(
-      id, byRun: true, dropping: rest.timer, release: { released.withLock { $0 = true } })
+      id, byRun: true, dropping: timer, release: { released.withLock { $0 = true } })
     #expect(!released.withLock { $0 })
     guard case .fire(let release) = state.next() else {
       Issue.record("expected the release before anything else")

@@ -3,7 +3,7 @@ import Testing
 
 @testable import LockstepTesting
 
-/// What parked jobs do to a run's decisions (``RunState/next(previousStepSuspendedAt:)``): when
+/// What parked jobs do to a run's decisions (``RunState/next(previousStepSuspendedAt:ranInActorJob:)``): when
 /// virtual time may move past them, which resumes first, when the run waits for a thread.
 @Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct ParkedWaitsStateTests {
@@ -43,13 +43,12 @@ struct ParkedWaitsStateTests {
     _ = state.next()
     let parked = state.park(.runLoop, on: Self.semaphore, timeout: .seconds(1), onTimeout: { _ in {} })
     let id = try #require(parked)
-    #expect(state.stopRunLoopWait(Self.other) == nil)
-    #expect(state.stopRunLoopWait(Self.semaphore) == id)
-    #expect(state.stopRunLoopWait(Self.semaphore) == nil, "a second stop finds no waiting wait")
+    #expect(state.stopRunLoopWait(Self.other) == .none)
+    #expect(state.stopRunLoopWait(Self.semaphore) == .wakeThread(id))
+    #expect(state.stopRunLoopWait(Self.semaphore) == .none, "a second stop finds no waiting wait")
     _ = state.enqueue(FakeJob(11))
     #expect(isWaiting(state.next()), "the woken thread is not back yet")
-    let returned = state.parkedReturned(id)
-    #expect(!returned.timedOut)
+    #expect(state.parkedReturned(id) == .wakeDrainAndWaitForTurn(.signalled))
     #expect(resumed(state.next())?.kind == .runLoop)
   }
 
@@ -87,8 +86,7 @@ struct ParkedWaitsStateTests {
     state.signalParked(Self.semaphore, all: false)
     _ = state.enqueue(FakeJob(12))
     #expect(isWaiting(state.next()), "the woken thread is not back yet")
-    let returned = state.parkedReturned(id)
-    #expect(!returned.timedOut && returned.wake)
+    #expect(state.parkedReturned(id) == .wakeDrainAndWaitForTurn(.signalled))
     #expect(resumed(state.next())?.task == 1, "the parked body resumes before the ready job")
     guard case .run(let next) = state.next() else {
       Issue.record("the ready job did not run")
@@ -130,11 +128,9 @@ struct ParkedWaitsStateTests {
       return
     }
     #expect(state.now == .seconds(5))
-    let wakesThread = state.timeOutParked(id)
-    #expect(wakesThread, "the thread must be woken")
+    #expect(state.timeOutParked(id) == .wakeThread(id), "the thread must be woken")
     #expect(isWaiting(state.next()))
-    let returned = state.parkedReturned(id)
-    #expect(returned.timedOut)
+    #expect(state.parkedReturned(id) == .wakeDrainAndWaitForTurn(.timedOut))
     #expect(resumed(state.next()) != nil)
   }
 
@@ -148,7 +144,7 @@ struct ParkedWaitsStateTests {
     let second = try #require(parked)
     state.signalParked(Self.semaphore, all: false)  // wakes the first, the oldest
     let returned = state.parkedReturned(second)  // but the kernel woke the second
-    #expect(!returned.timedOut)
+    #expect(returned.end == .signalled)
     #expect(resumed(state.next())?.id == second)
     guard case .stuck = state.next() else {
       Issue.record("the first wait was not waiting again")

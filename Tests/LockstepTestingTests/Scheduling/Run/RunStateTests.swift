@@ -75,11 +75,11 @@ struct RunStateTests {
 
   @Test func stateRunsReadyJobsThenSleepersThenReportsStuck() {
     var state = RunState<FakeJob>(order: .fifo)
-    #expect(state.enqueue(FakeJob(10)) == .accepted(wake: false))
+    #expect(state.enqueue(FakeJob(10)) == .stored)
     #expect(
       state.schedule(FakeJob(11), sleep: SleepRequest(delay: .seconds(5)), sleeper: nil)
-        == .accepted(wake: false))
-    #expect(state.enqueue(FakeJob(nil, main: true)) == .accepted(wake: false))
+        == .stored)
+    #expect(state.enqueue(FakeJob(nil, main: true)) == .stored)
     guard case .run(let first) = state.next() else {
       Issue.record("expected a job")
       return
@@ -101,7 +101,7 @@ struct RunStateTests {
       return
     }
     // A job arriving while the drain thread waits asks to wake it.
-    #expect(state.enqueue(FakeJob(10)) == .accepted(wake: true))
+    #expect(state.enqueue(FakeJob(10)) == .wakeDrain)
     _ = state.next()
     state.markBodyFinished()
     guard case .finished = state.next() else {
@@ -121,7 +121,7 @@ struct RunStateTests {
       Issue.record("expected finished")
       return
     }
-    let leftovers = state.finish().jobs
+    let leftovers = state.finish().forward
     #expect(leftovers.count == 1)
     #expect(leftovers.first?.remaining == .seconds(1))
     #expect(state.enqueue(FakeJob(1)) == .forward)
@@ -131,7 +131,7 @@ struct RunStateTests {
     var state = RunState<FakeJob>(order: .fifo)
     _ = state.enqueue(FakeJob(1))
     state.quarantineAll()
-    #expect(state.enqueue(FakeJob(2)) == .quarantined)
+    #expect(state.enqueue(FakeJob(2)) == .held)
     #expect(state.quarantine == [FakeJob(1), FakeJob(2)])
   }
 

@@ -155,12 +155,12 @@ final class DeterministicRun: @unchecked Sendable {
   }
 
   private func admitted(
-    _ job: ScheduledJob, _ admission: RunState<ScheduledJob>.Admission, remaining: Duration
+    _ job: ScheduledJob, _ action: RunState<ScheduledJob>.AdmitAction, remaining: Duration
   ) {
-    switch admission {
-    case .accepted(let wake): if wake { wakeup.signal() }
+    switch action {
+    case .stored, .held: break
+    case .wakeDrain: wakeup.signal()
     case .forward: RuntimeHooks.forward(job, after: remaining)
-    case .quarantined: break
     }
   }
 
@@ -242,7 +242,7 @@ final class DeterministicRun: @unchecked Sendable {
   /// Drain thread only.
   func noteWait(for what: Waiting) -> Bool {
     let id = currentTaskRecordingName()
-    return state.withLock { $0.noteWait(for: what, byTask: id) }
+    return state.withLock { $0.noteWait(for: what, byTask: id) } == .cancelTask
   }
 
   /// Where a drain left off: a drain that stops when its inline budget is spent (see ``drain(until:)``)
@@ -354,7 +354,7 @@ final class DeterministicRun: @unchecked Sendable {
       )? =
         state.withLock { state in
           let parked = state.parked.waits
-          guard let task = state.jobInProgress.task, state.abandonBlockedJob() else { return nil }
+          guard case .reportBlocked(let task) = state.abandonBlockedJob() else { return nil }
           let blocked = task == 0 ? "an actor's job" : state.taskDescription(task)
           return (state.trace, blocked, state.taskDescriptions(), state.taskIDs, parked)
         }
@@ -638,14 +638,11 @@ final class DeterministicRun: @unchecked Sendable {
     ActiveRuns.remove(self)
     ActorClaims.release(self)
     if progress.report != nil { CrashReport.releaseRunReport(for: self) }
-    let (leftovers, timers, tasks) = state.withLock { state in
-      let (jobs, timers) = state.finish()
-      return (jobs, timers, state.takeTaskObjects())
-    }
+    let (finished, tasks) = state.withLock { state in (state.finish(), state.takeTaskObjects()) }
     SuspendedTaskStacks.release(tasks)
-    for (job, remaining) in leftovers { RuntimeHooks.forward(job, after: remaining) }
+    for (job, remaining) in finished.forward { RuntimeHooks.forward(job, after: remaining) }
     // A wait still pending after the run keeps its failure bound, now in real time.
-    for (id, remaining) in timers {
+    for (id, remaining) in finished.timersInRealTime {
       _ = Timeouts.startInRealTime(after: remaining) { [self] in
         state.withLock { $0.removeTimer(id) }?()
       }
@@ -678,7 +675,7 @@ final class DeterministicRun: @unchecked Sendable {
 
   /// The outside work of `id` returned.
   func endOutsideWork(_ id: UInt64) {
-    if state.withLock({ $0.endOutsideWork(id) }) { wakeup.signal() }
+    if state.withLock({ $0.endOutsideWork(id) }) == .wakeDrain { wakeup.signal() }
   }
 
   /// Outside work `id` (XCTest's waiter) waits for `delay` of virtual time, until `action` at its
@@ -686,11 +683,13 @@ final class DeterministicRun: @unchecked Sendable {
   func outsideWorkRests(_ id: UInt64, for delay: Duration, _ action: @escaping @Sendable () -> Void)
     -> UInt64?
   {
-    guard let (timer, wakesDrain) = state.withLock({ $0.outsideWorkRests(id, for: delay, action) }) else {
-      return nil
+    switch state.withLock({ $0.outsideWorkRests(id, for: delay, action) }) {
+    case .waitInRealTime: return nil
+    case .rest(let timer): return timer
+    case .restAndWakeDrain(let timer):
+      wakeup.signal()
+      return timer
     }
-    if wakesDrain { wakeup.signal() }
-    return timer
   }
 
   /// The rest of outside work `id` ended (see ``RunState/outsideWorkWakes(_:byRun:dropping:)``).

@@ -3,7 +3,7 @@ import LockstepInterposition
 
 /// A lock the code under test takes in a run's job — `NSLock`, `NSRecursiveLock`, `NSCondition`,
 /// `pthread_mutex_lock` — is a scheduling point (Linux): `LockCalls.c` tells the run before the C
-/// library sees the call, and the run decides (``RunState/lockPoint(_:thread:caller:recursive:tries:mayChoose:actingTask:)``).
+/// library sees the call, and the run decides (``RunState/lockPoint(_:thread:caller:recursive:tries:mayChoose:holdsMainActor:actingTask:)``).
 /// When another job is to run first, or another job holds the lock, the job parks on its thread as
 /// a blocking wait does (``ParkedJobs``), one thread running at a time; the run resumes it when
 /// the lock is free and the job is picked. Jobs that wait for each other's locks are a deadlock

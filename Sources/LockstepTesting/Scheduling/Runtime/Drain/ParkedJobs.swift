@@ -115,7 +115,8 @@ extension DeterministicRun {
     if kind == .runLoop { ParkedRunLoops.enter(object, run: self) }
     defer { if kind == .runLoop { ParkedRunLoops.leave(object) } }
     let fields = handTurnOn()
-    let (timedOut, message) = ParkedJobs.outsideRun { () -> (Bool, BatonSlot.Message) in
+    typealias WaitEnd = RunState<ScheduledJob>.ParkedWaitEnd
+    let (end, message) = ParkedJobs.outsideRun { () -> (WaitEnd, BatonSlot.Message) in
       if let call {
         syncCallsParked.withLock { $0 += 1 }
         call()
@@ -126,15 +127,15 @@ extension DeterministicRun {
         _ = lockstep_semaphore_wait_now(waitOn, true)
       }
       if ownsWaitOn { lockstep_semaphore_release(waitOn) }
-      let (timedOut, wake) = state.withLock { $0.parkedReturned(id) }
-      if wake { signalWakeup() }
-      return (timedOut, thread.slot.wait())
+      let action = state.withLock { $0.parkedReturned(id) }
+      if case .wakeDrainAndWaitForTurn = action { signalWakeup() }
+      return (action.end, thread.slot.wait())
     }
     drainerFields = fields
     switch message {
     case .resume(let resumer):
       drainerFields.resumer = resumer
-      return timedOut ? 1 : 0
+      return end == .timedOut ? 1 : 0
     case .runOver:
       // The run ended (a deadlock) with this job parked: the wait ends as if it timed out, and the
       // job's task stops at its next await (it is quarantined).
@@ -200,14 +201,16 @@ extension DeterministicRun {
   /// The deadline of parked wait `id` passed in the run's time: its thread is woken, and the wait
   /// returns timed out.
   private func timeOutParked(_ id: UInt64) {
-    guard state.withLock({ $0.timeOutParked(id) }) else { return }
+    guard case .wakeThread(let id) = state.withLock({ $0.timeOutParked(id) }) else { return }
     parkedThreads.withLock { $0[id] }?.wake()
   }
 
   /// `runLoop`, in which a job of the run is parked, was stopped (`CFRunLoopStop`): the wait
   /// returns stopped, its job resuming at the next step.
   func runLoopStopped(_ runLoop: UnsafeMutableRawPointer) {
-    guard let id = state.withLock({ $0.stopRunLoopWait(UInt(bitPattern: runLoop)) }) else { return }
+    guard case .wakeThread(let id) = state.withLock({ $0.stopRunLoopWait(UInt(bitPattern: runLoop)) }) else {
+      return
+    }
     parkedThreads.withLock { $0[id] }?.wake()
   }
 

@@ -32,7 +32,7 @@ enum ActorClaims {
 
   /// A job of `run` switches to `actor` on this thread.
   private static func switched(_ run: DeterministicRun, to actor: UnsafeRawPointer) {
-    guard run.state.withLock({ $0.claimingActors() }) else { return }
+    guard run.state.withLock({ $0.claimingActors() }) == .claim else { return }
     let object = Unmanaged<AnyObject>.fromOpaque(actor).takeUnretainedValue()
     var decision = registry.withLock { registry in
       registry.claim(UInt(bitPattern: actor), object: object, by: ObjectIdentifier(run), at: run.site)
@@ -66,7 +66,7 @@ enum ActorClaims {
   /// its wait for another's, if it waits. Called when the run ends; costs nothing for a run that
   /// switched to no actor.
   static func release(_ run: DeterministicRun) {
-    guard run.state.withLock({ $0.endClaimingActors() }) else { return }
+    guard run.state.withLock({ $0.endClaimingActors() }) == .release else { return }
     let turns = registry.withLock { $0.release(ObjectIdentifier(run)) }
     for turn in turns { turn.grant() }
   }
