@@ -21,6 +21,24 @@
 // 6. Run: `RuntimeHooks.run(_:holding:)` runs the job on this thread (Runtime/Executors/RuntimeHooks.swift);
 //    a main-actor job only with the lease of the real main actor (Runtime/Drain/MainActorAccess.swift).
 //
+// How a Dispatch block a run's job queues goes from `dispatch_async` to its end (Linux), six hops:
+//
+// 1. Stand in: `dispatch_async` (LockstepInterposition/OutsideBlocks.c) asks `async_of_run`; a block
+//    for the main queue goes to the main-queue hand-off instead (`lockstep_main_queue_hand_off`,
+//    LockstepInterposition/MainQueue.c, then `MainQueueHandOff.start`: a main-actor task of the run,
+//    whose jobs go the six hops above).
+// 2. Begin: `as_outside_work` tells the run (`lockstep_outside_work_begin`,
+//    LockstepInterposition/OutsideWork.c, then `OutsideWorkTracking.began`,
+//    Runtime/Executors/OutsideWorkTracking.swift); `RunState.beginOutsideWork`
+//    (Run/RunState/RunState+OutsideWork.swift) counts it in flight: virtual time stands still.
+// 3. Queue: libdispatch's `dispatch_async_f` queues it with `run_outside_block` (OutsideBlocks.c).
+// 4. Run: `run_outside_block` runs it on the thread its queue chose, the thread's outside token
+//    set (LockstepInterposition/RunOfThread.c): blocks and threads it starts are the run's too.
+// 5. End: `lockstep_outside_work_end`, then `OutsideWorkTracking.Token.end` and
+//    `RunState.endOutsideWork`, which wakes the drain (and a `queue.sync` parked behind it).
+// 6. Time moves on: `RunState.next` waits at `nextWaitForTimeHolders` while outside work is in
+//    flight, and moves virtual time (`nextTimerOrSleeper`) only once none is.
+//
 // On the way: a switch of a job to a default actor claims the actor for the run
 // (Runtime/Routing/ActorClaims.swift). A main-queue block a job queues becomes a job of the run
 // (Runtime/Executors/MainQueueHandOff.swift); a block for another queue, a thread or a Dispatch
