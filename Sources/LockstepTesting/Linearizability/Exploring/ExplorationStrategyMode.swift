@@ -2,6 +2,7 @@ extension ExplorationStrategy: LinearizabilityMode {
   /// A check that explores returns what ran and the failure, with its timeline and token.
   public typealias CheckResult = LinearizabilityResult
 
+  /// Explores `check` with this strategy.
   public nonisolated(nonsending) func _check(_ check: some _LinearizabilityCheck) async
     -> LinearizabilityResult
   {

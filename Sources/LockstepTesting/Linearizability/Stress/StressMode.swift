@@ -36,6 +36,7 @@ extension StressMode: LinearizabilityMode {
   /// A stress check returns what ran and the failure, with how many runs failed.
   public typealias CheckResult = LinearizabilityStressResult
 
+  /// Runs `check` on real threads.
   public nonisolated(nonsending) func _check(_ check: some _LinearizabilityCheck) async
     -> LinearizabilityStressResult
   {

@@ -245,6 +245,8 @@ struct CheckLinearizabilityTests {
         await checkLinearizability(
           of: { Counter() },
           operations: [.call("add", with: [Int]()) { counter, _ in await counter.increment() }]),
+        await checkLinearizability(
+          maxSteps: 0, of: { Counter() }, operations: [.call("increment") { await $0.increment() }]),
       ]
     }
     expectIssues(
@@ -252,6 +254,7 @@ struct CheckLinearizabilityTests {
       containing: [
         "operations: give at least one operation", "count: 0 must be at least 1",
         "is not a token of checkLinearizability", "add has no arguments to pick from",
+        "maxSteps: 0 must be at least 1",
       ])
     #expect(results.allSatisfy { $0.scenariosRun == 0 })
   }
