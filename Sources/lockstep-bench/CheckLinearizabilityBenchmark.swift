@@ -79,7 +79,7 @@ func checkLinearizabilityCase(quick: Bool) -> BenchmarkCase {
     let (model, unjudged) = await alternatingMedianSeconds(repetitions: quick ? 3 : 7) {
       _ = await collectingIssues { await checkModel() }
     } _: {
-      _ = await Judging.$isSkipped.withValue(true) { await collectingIssues { await checkObject() } }
+      _ = await RunJudging.$isSkipped.withValue(true) { await collectingIssues { await checkObject() } }
     }
     try require(failures.isEmpty, "a correct counter was reported: \(failures.first ?? "")")
     try require(runs == count * schedules, "ran \(runs) runs, not \(count * schedules)")

@@ -1,7 +1,7 @@
 import Foundation
 import LockstepTesting
 
-// Linearizability checker benchmark: checking the history of one execution of 3 tasks × 3 calls
+// Linearizability judge benchmark: checking the history of one execution of 3 tasks × 3 calls
 // on a counter, per check, against applying the same 9 calls one at a time to the model, in the
 // same run. Two kinds of histories: linearizable ones (each call's interval stretched around its
 // point in a random sequential run: the search finds a witness), and the same with one result
@@ -79,14 +79,14 @@ func linearizabilityCase(quick: Bool) -> BenchmarkCase {
   BenchmarkCase(name: "Linearizability: checking one 3 tasks × 3 calls history vs applying its calls") {
     var random = Generator(state: 32)
     let count = quick ? 200 : 1_000
-    let checker = LinearizabilityChecker(counter)
+    let judge = LinearizabilityJudge(counter)
     var results: [Measurement] = []
     for corrupted in [false, true] {
       let histories = (0..<count).map { _ in
         stretchedHistory(tasks: 3, calls: 3, corrupted: corrupted, using: &random)
       }
       // Each verdict checked once, outside the timing.
-      let searches = histories.map(checker.search)
+      let searches = histories.map(judge.search)
       let wrong = searches.count { $0.verdict.isLinearizable == corrupted }
       try require(
         wrong == 0,
@@ -96,7 +96,7 @@ func linearizabilityCase(quick: Bool) -> BenchmarkCase {
       var sink = 0
       let (checking, applying) = await alternatingMedianSeconds(repetitions: quick ? 3 : 7) {
         for _ in 0..<rounds {
-          for history in histories where checker.check(history).isLinearizable { sink &+= 1 }
+          for history in histories where judge.judge(history).isLinearizable { sink &+= 1 }
         }
       } _: {
         for _ in 0..<rounds {

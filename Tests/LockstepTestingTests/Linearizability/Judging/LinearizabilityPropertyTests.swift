@@ -60,7 +60,7 @@ struct LinearizabilityPropertyTests {
         }, using: &random)
       // The run the history was made from explains it.
       #expect(problems(of: order, in: calls, queue, complete: true, precedes: calls.precedes).isEmpty)
-      let verdict = LinearizabilityChecker(queue).check(calls)
+      let verdict = LinearizabilityJudge(queue).judge(calls)
       guard case .linearizable(let witness) = verdict else {
         Issue.record("rejected \(calls.calls)")
         continue
@@ -76,7 +76,7 @@ struct LinearizabilityPropertyTests {
       let (calls, _) = stretchedExecution(
         counter, tasks: 1 + random.next(below: 4), calls: 1 + random.next(below: 4),
         operation: { operations[$0.next(below: 3)] }, using: &random)
-      guard case .linearizable(let witness) = LinearizabilityChecker(counter).check(calls) else {
+      guard case .linearizable(let witness) = LinearizabilityJudge(counter).judge(calls) else {
         Issue.record("rejected \(calls.calls)")
         continue
       }
@@ -99,14 +99,14 @@ struct LinearizabilityPropertyTests {
           entries.append(Entry(random.next(below: 3), .read, interval, value))
         }
       }
-      #expect(LinearizabilityChecker(register).check(history(entries)).isLinearizable)
+      #expect(LinearizabilityJudge(register).judge(history(entries)).isLinearizable)
       // Change what one call returned: a read by one more, or a write returning something.
       let victim = random.next(below: entries.count)
       let original = entries[victim]
       let wrong: Int? = original.outcome!.map { $0 + 1 + random.next(below: 2) } ?? 0
       entries[victim] = Entry(
         original.task, original.operation, original.invocation...original.response!, wrong)
-      let verdict = LinearizabilityChecker(register).check(history(entries))
+      let verdict = LinearizabilityJudge(register).judge(history(entries))
       #expect(verdict == .notLinearizable(closest: Array(0..<victim)))
     }
   }
@@ -133,7 +133,7 @@ struct LinearizabilityPropertyTests {
           to: call.id, with: call.id == victim ? wrong : response.outcome, at: response.position)
       }
       calls = corrupted
-      let verdict = LinearizabilityChecker(counter).check(calls)
+      let verdict = LinearizabilityJudge(counter).judge(calls)
       guard case .notLinearizable(let closest) = verdict else {
         Issue.record("accepted \(calls.calls)")
         continue
@@ -142,7 +142,7 @@ struct LinearizabilityPropertyTests {
     }
   }
 
-  /// Random small histories of a register whose reads return random values: the checker agrees
+  /// Random small histories of a register whose reads return random values: the judge agrees
   /// with trying every order, and its witness or closest order is a valid one.
   @Test(arguments: [ConsistencyCondition.linearizability, .quiescentConsistency])
   func agreesWithTryingEveryOrder(condition: ConsistencyCondition) {
@@ -173,7 +173,7 @@ struct LinearizabilityPropertyTests {
         condition == .linearizability
         ? { recorded.precedes($0, $1) } : { quiescentlyPrecedes(recorded, $0, $1) }
       let expected = bruteForceLinearizable(calls, register, precedes: precedes)
-      let verdict = LinearizabilityChecker(register, condition: condition).check(calls)
+      let verdict = LinearizabilityJudge(register, condition: condition).judge(calls)
       #expect(verdict.isLinearizable == expected, "\(calls.calls)")
       switch verdict {
       case .linearizable(let witness):
@@ -194,7 +194,7 @@ struct LinearizabilityPropertyTests {
       let (calls, _) = stretchedExecution(
         register, tasks: 1 + random.next(below: 4), calls: 1 + random.next(below: 3),
         operation: { $0.next(below: 2) == 0 ? .write($0.next(below: 3)) : .read }, using: &random)
-      #expect(LinearizabilityChecker(register, condition: .quiescentConsistency).check(calls).isLinearizable)
+      #expect(LinearizabilityJudge(register, condition: .quiescentConsistency).judge(calls).isLinearizable)
     }
   }
 }

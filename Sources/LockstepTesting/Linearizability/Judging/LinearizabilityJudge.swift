@@ -5,13 +5,13 @@
 /// keeps it when the result matches, and skips every (set of linearized calls, model state) pair
 /// it has seen before. A pending call may be linearized anywhere after its invocation, with any
 /// result, or left out.
-package struct LinearizabilityChecker<State: Hashable, Operation, Outcome: Equatable> {
+package struct LinearizabilityJudge<State: Hashable, Operation, Outcome: Equatable> {
   /// The sequential model the history is compared with.
   package let specification: SequentialSpecification<State, Operation, Outcome>
   /// The order a sequential explanation must respect.
   package let condition: ConsistencyCondition
 
-  /// A checker against `specification`, for `condition`.
+  /// A judge against `specification`, for `condition`.
   package init(
     _ specification: SequentialSpecification<State, Operation, Outcome>,
     condition: ConsistencyCondition = .linearizability
@@ -20,8 +20,8 @@ package struct LinearizabilityChecker<State: Hashable, Operation, Outcome: Equat
     self.condition = condition
   }
 
-  /// Whether `history` is linearizable (or quiescently consistent, per ``condition``).
-  package func check(_ history: History<Operation, Outcome>) -> LinearizabilityVerdict {
+  /// The verdict on `history`: linearizable (or quiescently consistent, per ``condition``) or not.
+  package func judge(_ history: History<Operation, Outcome>) -> LinearizabilityVerdict {
     search(history).verdict
   }
 

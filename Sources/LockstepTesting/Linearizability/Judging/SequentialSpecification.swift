@@ -1,7 +1,7 @@
 /// What an object should do when called one call at a time: its initial state, and how each
 /// operation changes the state and what it returns.
 ///
-/// `apply` must be deterministic and depend only on the state and the operation: the checker
+/// `apply` must be deterministic and depend only on the state and the operation: the judge
 /// calls it many times, in many orders, and compares states to skip what it has already tried.
 package struct SequentialSpecification<State: Hashable, Operation, Outcome: Equatable> {
   /// The state before the first call.

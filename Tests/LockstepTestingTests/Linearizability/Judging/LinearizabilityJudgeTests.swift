@@ -8,7 +8,7 @@ private typealias Register = Entry<RegisterOperation, Int?>
 private typealias Queue = Entry<QueueOperation, QueueResult>
 
 @Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
-struct LinearizabilityCheckerTests {
+struct LinearizabilityJudgeTests {
   @Test func acceptsASequentialHistoryWithItsOwnOrderAsWitness() {
     let calls = history([
       Counter(0, .increment, 0...1, nil),
@@ -17,11 +17,11 @@ struct LinearizabilityCheckerTests {
       Counter(1, .increment, 6...7, nil),
       Counter(2, .get, 8...9, 3),
     ])
-    #expect(LinearizabilityChecker(counter).check(calls) == .linearizable(witness: [0, 1, 2, 3, 4]))
+    #expect(LinearizabilityJudge(counter).judge(calls) == .linearizable(witness: [0, 1, 2, 3, 4]))
   }
 
   @Test func acceptsAnEmptyHistory() {
-    #expect(LinearizabilityChecker(counter).check(History()) == .linearizable(witness: []))
+    #expect(LinearizabilityJudge(counter).judge(History()) == .linearizable(witness: []))
   }
 
   @Test func findsTheOnlyOrderOfOverlappingCallsThatExplainsThem() {
@@ -32,13 +32,13 @@ struct LinearizabilityCheckerTests {
       Queue(0, .dequeue, 4...5, .value(2)),
       Queue(1, .dequeue, 6...7, .value(1)),
     ])
-    #expect(LinearizabilityChecker(queue).check(calls) == .linearizable(witness: [1, 0, 2, 3]))
+    #expect(LinearizabilityJudge(queue).judge(calls) == .linearizable(witness: [1, 0, 2, 3]))
   }
 
   @Test func linearizesAReadOverlappingAWriteEitherSide() {
     for (read, witness) in [(0, [1, 0]), (1, [0, 1])] {
       let calls = history([Register(0, .write(1), 0...3, nil), Register(1, .read, 1...2, read)])
-      #expect(LinearizabilityChecker(register).check(calls) == .linearizable(witness: witness))
+      #expect(LinearizabilityJudge(register).judge(calls) == .linearizable(witness: witness))
     }
   }
 
@@ -49,12 +49,12 @@ struct LinearizabilityCheckerTests {
       Counter(1, .increment, 1...2, nil),
       Counter(0, .get, 4...5, 1),
     ])
-    #expect(LinearizabilityChecker(counter).check(calls) == .notLinearizable(closest: [0, 1]))
+    #expect(LinearizabilityJudge(counter).judge(calls) == .notLinearizable(closest: [0, 1]))
   }
 
   @Test func rejectsTwoIncrementsThatBothReturnOne() {
     let calls = history([Counter(0, .incrementAndGet, 0...3, 1), Counter(1, .incrementAndGet, 1...2, 1)])
-    #expect(LinearizabilityChecker(counter).check(calls) == .notLinearizable(closest: [0]))
+    #expect(LinearizabilityJudge(counter).judge(calls) == .notLinearizable(closest: [0]))
   }
 
   @Test func rejectsAStaleReadAfterACompletedWrite() {
@@ -62,7 +62,7 @@ struct LinearizabilityCheckerTests {
       Register(0, .write(1), 0...1, nil),
       Register(1, .read, 2...3, 0),
     ])
-    #expect(LinearizabilityChecker(register).check(calls) == .notLinearizable(closest: [0]))
+    #expect(LinearizabilityJudge(register).judge(calls) == .notLinearizable(closest: [0]))
   }
 
   @Test func rejectsAnOrderThatOnlyExistsAgainstRealTime() {
@@ -73,20 +73,20 @@ struct LinearizabilityCheckerTests {
       Queue(1, .enqueue(2), 2...3, .done),
       Queue(0, .dequeue, 4...5, .value(2)),
     ])
-    #expect(LinearizabilityChecker(queue).check(calls) == .notLinearizable(closest: [0, 1]))
+    #expect(LinearizabilityJudge(queue).judge(calls) == .notLinearizable(closest: [0, 1]))
     // The same calls, the enqueues overlapping: now the swap is allowed.
     let overlapping = history([
       Queue(0, .enqueue(1), 0...2, .done),
       Queue(1, .enqueue(2), 1...3, .done),
       Queue(0, .dequeue, 4...5, .value(2)),
     ])
-    #expect(LinearizabilityChecker(queue).check(overlapping) == .linearizable(witness: [1, 0, 2]))
+    #expect(LinearizabilityJudge(queue).judge(overlapping) == .linearizable(witness: [1, 0, 2]))
   }
 
   @Test func treatsCallsAtTheSamePositionAsOverlapping() {
     // The write returns at 2, where the read is invoked: the same instant, so either order.
     let calls = history([Register(0, .write(1), 0...2, nil), Register(1, .read, 2...3, 0)])
-    #expect(LinearizabilityChecker(register).check(calls) == .linearizable(witness: [1, 0]))
+    #expect(LinearizabilityJudge(register).judge(calls) == .linearizable(witness: [1, 0]))
   }
 
   @Test func letsAPendingCallTakeEffect() {
@@ -95,7 +95,7 @@ struct LinearizabilityCheckerTests {
       Register(0, .write(1), from: 0),
       Register(1, .read, 1...2, 1),
     ])
-    #expect(LinearizabilityChecker(register).check(calls) == .linearizable(witness: [0, 1]))
+    #expect(LinearizabilityJudge(register).judge(calls) == .linearizable(witness: [0, 1]))
   }
 
   @Test func letsAPendingCallNotTakeEffect() {
@@ -104,7 +104,7 @@ struct LinearizabilityCheckerTests {
       Register(0, .write(1), from: 0),
       Register(1, .read, 5...6, 0),
     ])
-    #expect(LinearizabilityChecker(register).check(calls) == .linearizable(witness: [1]))
+    #expect(LinearizabilityJudge(register).judge(calls) == .linearizable(witness: [1]))
   }
 
   @Test func neverPlacesAPendingCallBeforeItsInvocation() {
@@ -113,7 +113,7 @@ struct LinearizabilityCheckerTests {
       Register(1, .read, 0...1, 1),
       Register(0, .write(1), from: 2),
     ])
-    #expect(LinearizabilityChecker(register).check(calls) == .notLinearizable(closest: []))
+    #expect(LinearizabilityJudge(register).judge(calls) == .notLinearizable(closest: []))
   }
 
   @Test func rejectsAPendingCallSeenToTakeEffectTwice() {
@@ -123,14 +123,14 @@ struct LinearizabilityCheckerTests {
       Queue(1, .dequeue, 1...2, .value(7)),
       Queue(1, .dequeue, 3...4, .value(7)),
     ])
-    #expect(LinearizabilityChecker(queue).check(calls) == .notLinearizable(closest: [0, 1]))
+    #expect(LinearizabilityJudge(queue).judge(calls) == .notLinearizable(closest: [0, 1]))
   }
 
   @Test func memoizesConfigurationsSoAFailingSearchVisitsEachSetOnce() {
     // 14 overlapping increments, then a read that missed one: 14! orders, 2^14 sets of them.
     let increments = (0..<14).map { Counter($0, .increment, $0...20, nil) }
     let calls = history(increments + [Counter(0, .get, 21...22, 13)])
-    let result = LinearizabilityChecker(counter).search(calls)
+    let result = LinearizabilityJudge(counter).search(calls)
     #expect(!result.verdict.isLinearizable)
     #expect(result.configurations == 1 << 14)
   }
@@ -139,11 +139,11 @@ struct LinearizabilityCheckerTests {
     // 70 increments one after another, then 70 reads of 70 by overlapping tasks.
     let increments = (0..<70).map { Counter(0, .incrementAndGet, (2 * $0)...(2 * $0 + 1), $0 + 1) }
     let reads = (0..<70).map { Counter($0 + 1, .get, 140...141, 70) }
-    let result = LinearizabilityChecker(counter).check(history(increments + reads))
+    let result = LinearizabilityJudge(counter).judge(history(increments + reads))
     #expect(result == .linearizable(witness: Array(0..<140)))
     var wrong = increments
     wrong[69] = Counter(0, .incrementAndGet, 138...139, 69)
-    let verdict = LinearizabilityChecker(counter).check(history(wrong + reads))
+    let verdict = LinearizabilityJudge(counter).judge(history(wrong + reads))
     #expect(verdict == .notLinearizable(closest: Array(0..<69)))
   }
 
@@ -170,13 +170,13 @@ struct LinearizabilityCheckerTests {
       Entry(0, Operation.deposit(5), 0...3, CallOutcome.returned(5)),
       Entry(1, Operation.withdraw(5), 1...2, CallOutcome.threw(Overdrawn())),
     ])
-    #expect(LinearizabilityChecker(account).check(calls) == .linearizable(witness: [1, 0]))
+    #expect(LinearizabilityJudge(account).judge(calls) == .linearizable(witness: [1, 0]))
     // After the deposit returned, it cannot fail.
     let late = history([
       Entry(0, Operation.deposit(5), 0...1, CallOutcome.returned(5)),
       Entry(1, Operation.withdraw(5), 2...3, CallOutcome.threw(Overdrawn())),
     ])
-    #expect(LinearizabilityChecker(account).check(late) == .notLinearizable(closest: [0]))
+    #expect(LinearizabilityJudge(account).judge(late) == .notLinearizable(closest: [0]))
   }
 }
 
@@ -190,9 +190,9 @@ struct QuiescentConsistencyTests {
       Register(1, .read, 2...3, 0),
       Register(2, .read, 0...4, 1),
     ])
-    #expect(!LinearizabilityChecker(register).check(calls).isLinearizable)
-    let quiescent = LinearizabilityChecker(register, condition: .quiescentConsistency)
-    #expect(quiescent.check(calls) == .linearizable(witness: [1, 0, 2]))
+    #expect(!LinearizabilityJudge(register).judge(calls).isLinearizable)
+    let quiescent = LinearizabilityJudge(register, condition: .quiescentConsistency)
+    #expect(quiescent.judge(calls) == .linearizable(witness: [1, 0, 2]))
   }
 
   @Test func rejectsAStaleReadAfterAQuiescentMoment() {
@@ -200,8 +200,8 @@ struct QuiescentConsistencyTests {
       Register(0, .write(1), 0...1, nil),
       Register(1, .read, 2...3, 0),
     ])
-    let quiescent = LinearizabilityChecker(register, condition: .quiescentConsistency)
-    #expect(quiescent.check(calls) == .notLinearizable(closest: [0]))
+    let quiescent = LinearizabilityJudge(register, condition: .quiescentConsistency)
+    #expect(quiescent.judge(calls) == .notLinearizable(closest: [0]))
   }
 
   @Test func ordersCallsByTheQuiescentPeriodTheyStartIn() {

@@ -1,4 +1,4 @@
-/// What ``checkLinearizability(_:scenarios:condition:timeout:fileID:filePath:line:column:of:operations:invariant:)``
+/// What ``checkLinearizability(_:scenarios:condition:maxSteps:timeout:fileID:filePath:line:column:of:operations:invariant:)``
 /// did in stress mode: how many scenarios and runs on real threads there were, and the failure if
 /// it found one — or the problem that stopped it before it could judge.
 ///

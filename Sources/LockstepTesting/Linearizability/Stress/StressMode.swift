@@ -1,4 +1,4 @@
-/// How ``checkLinearizability(_:scenarios:condition:timeout:fileID:filePath:line:column:of:operations:invariant:)``
+/// How ``checkLinearizability(_:scenarios:condition:maxSteps:timeout:fileID:filePath:line:column:of:operations:invariant:)``
 /// runs its scenarios in stress mode: each one many times on real threads, with the normal
 /// executors, rather than under the deterministic scheduler.
 ///
@@ -9,8 +9,8 @@
 ///   operations: [.call("reserve") { $0.reserve() }])
 /// ```
 ///
-/// It is not an ``ExplorationStrategy``: `explore` has no stress mode, and a stress check has no
-/// schedules, timeline or replay token. See
+/// Like an ``ExplorationStrategy``, it is a ``LinearizabilityMode``; it is not a strategy:
+/// `explore` has no stress mode, and a stress check has no schedules, timeline or replay token. See
 /// <doc:CheckingAnActorUnderConcurrentCalls#Stress-mode-on-real-threads>.
 public struct StressMode: Sendable, Equatable, CustomStringConvertible {
   /// How many runs of each scenario must overlap (two tasks with calls in flight at once), each
@@ -30,4 +30,22 @@ public struct StressMode: Sendable, Equatable, CustomStringConvertible {
 
   /// `stress(runs: 1,000)`.
   public var description: String { "stress(runs: \(runs.grouped))" }
+}
+
+extension StressMode: LinearizabilityMode {
+  /// A stress check returns what ran and the failure, with how many runs failed.
+  public typealias CheckResult = LinearizabilityStressResult
+
+  /// Runs `check` on real threads.
+  public nonisolated(nonsending) func _check(_ check: some _LinearizabilityCheck) async
+    -> LinearizabilityStressResult
+  {
+    await check._stress(self)
+  }
+}
+
+extension LinearizabilityMode where Self == StressMode {
+  /// ``StressMode/stress(runs:)``: runs each scenario on real threads until `runs` of its runs
+  /// overlapped.
+  public static func stress(runs: Int = 1_000) -> Self { StressMode.stress(runs: runs) }
 }

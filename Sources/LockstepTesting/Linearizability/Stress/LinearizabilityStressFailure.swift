@@ -1,5 +1,5 @@
 /// A scenario that failed under
-/// ``checkLinearizability(_:scenarios:condition:timeout:fileID:filePath:line:column:of:operations:invariant:)``
+/// ``checkLinearizability(_:scenarios:condition:maxSteps:timeout:fileID:filePath:line:column:of:operations:invariant:)``
 /// in stress mode: the calls and results of its first failing run, shrunk to the smallest scenario
 /// that still fails, and how many of its runs failed.
 ///

@@ -1,11 +1,11 @@
 /// The object itself as the specification: what each call returns after each sequence of calls,
 /// learned by calling fresh objects one call at a time, and kept across a scenario's runs.
 ///
-/// The checker asks for transitions synchronously; one it does not know yet fails its branch and
+/// The judge asks for transitions synchronously; one it does not know yet fails its branch and
 /// is remembered, and ``learnMissing()`` learns them all at once, in a deterministic run of its
-/// own, before the checker searches again.
+/// own, before the judge searches again.
 final class SequentialReplays<Object: Sendable, Model: Hashable & Sendable>: @unchecked Sendable {
-  // One exploration uses it at a time, from its loop or from the checker that loop calls.
+  // One exploration uses it at a time, from its loop or from the judge that loop calls.
   private struct Transition {
     let outcome: CallOutcome
     let node: Int

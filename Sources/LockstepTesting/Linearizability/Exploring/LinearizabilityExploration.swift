@@ -1,16 +1,7 @@
-/// One `checkLinearizability` call: generates its scenarios, explores each with the strategy,
-/// judges every run, and shrinks a failing scenario to the smallest that still fails.
+/// One `checkLinearizability` call that explores: generates its scenarios, explores each with the
+/// strategy, judges every run, and shrinks a failing scenario to the smallest that still fails.
 struct LinearizabilityExploration<Object: Sendable, Model: Hashable & Sendable>: Sendable {
-  let scenarios: ConcurrentScenarios
-  let condition: ConsistencyCondition
-  let maxSteps: Int
-  let timeout: Duration
-  let site: CallSite
-  let make: @Sendable () async -> Object
-  let operations: [LinearizabilityOperation<Object, Model>]
-  let invariant: (@Sendable (Object) async throws -> Void)?
-  /// The model's initial state; `nil` when the object itself is the specification.
-  let model: Model?
+  let check: LinearizabilityCheck<Object, Model>
   /// The scenario a replay token names; `nil` when scenarios are generated.
   private(set) var replayed: Scenario?
   /// The schedules of each scenario, read from the strategy and the environment.
@@ -19,21 +10,78 @@ struct LinearizabilityExploration<Object: Sendable, Model: Hashable & Sendable>:
   /// The most smaller scenarios one shrinking explores.
   static var shrinkingBudget: Int { 64 }
 
-  init(
-    scenarios: ConcurrentScenarios, condition: ConsistencyCondition, maxSteps: Int,
-    timeout: Duration, site: CallSite, make: @escaping @Sendable () async -> Object,
-    operations: [LinearizabilityOperation<Object, Model>],
-    invariant: (@Sendable (Object) async throws -> Void)?, model: Model?
-  ) {
-    self.scenarios = scenarios
-    self.condition = condition
-    self.maxSteps = maxSteps
-    self.timeout = timeout
-    self.site = site
-    self.make = make
-    self.operations = operations
-    self.invariant = invariant
-    self.model = model
+  /// The most jobs a run takes when `maxSteps:` is left out.
+  static var defaultMaxSteps: Int { 100_000 }
+
+  init(_ check: LinearizabilityCheck<Object, Model>) {
+    self.check = check
+  }
+
+  var site: CallSite { check.site }
+  var timeout: Duration { check.timeout }
+  var maxSteps: Int { check.maxSteps ?? Self.defaultMaxSteps }
+  var operations: [LinearizabilityOperation<Object, Model>] { check.operations }
+
+  /// Checks the arguments, runs the check with `strategy`, and records what it found.
+  nonisolated(nonsending) func perform(_ strategy: ExplorationStrategy) async -> LinearizabilityResult {
+    var exploration = self
+    var problems = exploration.problems(strategy)
+    if let reason = RuntimeHooks.unavailability {
+      problems.append("deterministic scheduling is unavailable: \(reason)")
+    }
+    guard problems.isEmpty, let setup = exploration.setup else {
+      return notRun(
+        "checkLinearizability \(strategy): \(problems.joined(separator: "; ")). Nothing ran.",
+        exploration.setup)
+    }
+    HashingDeterminism.warnOnceIfNotDeterministic(at: site)
+    let outcome: LinearizabilityOutcome
+    do {
+      let ran = await FailureCapture.capturing { capture in
+        do {
+          return Result<LinearizabilityOutcome, any Error>.success(
+            try await exploration.run(setup, capture))
+        } catch {
+          return .failure(error)
+        }
+      }
+      outcome = try ran.get()
+    } catch let error as NestedDeterministicRun {
+      return notRun(
+        "checkLinearizability cannot run inside another deterministic run (the one started at "
+          + "\(error.outerRun)): it runs its scenarios on the scheduler itself. Call it from a test "
+          + "that is not under the .deterministic trait or withDeterministicScheduling. Nothing ran.",
+        setup)
+    } catch let error as ExplorationWaitCancelled {
+      return notRun("\(error)", setup)
+    } catch {
+      return notRun("checkLinearizability could not run: \(error)", setup)
+    }
+    let summary = ExplorationSummaryReport.deliver(
+      outcome.summary, setup: setup, elapsed: outcome.elapsed, at: site, subject: "checkLinearizability",
+      failureToken: outcome.result.failure?.token, failureScenario: outcome.result.failure?.scenario)
+    if let problem = summary.problem { reportWarning(problem, at: site) }
+    if let problem = outcome.result.problem { reportIssue(problem, at: site) }
+    if let failure = outcome.result.failure {
+      let picture = TimelinePictureReport.deliver(
+        failure.timelineSVG, label: TimelinePictureReport.label(at: site), subject: "run", at: site)
+      reportIssue(failure.description + "\n" + picture, at: site)
+    }
+    return outcome.result
+  }
+
+  /// Records `problem`, which stopped a check before it ran, and returns the result that carries it
+  /// (and its JSON summary, where summaries are written).
+  private func notRun(_ problem: String, _ setup: ExplorationSetup?) -> LinearizabilityResult {
+    reportIssue(problem, at: site)
+    if let setup {
+      let summary = ExplorationSummaryReport.deliver(
+        .notRun(setup.strategy, cancellation: .none, problem: problem), setup: setup, elapsed: .zero,
+        at: site, subject: "checkLinearizability")
+      if let problem = summary.problem { reportWarning(problem, at: site) }
+    }
+    return LinearizabilityResult(
+      scenariosRun: 0, schedulesRun: 0, failure: nil, ranOutOfTime: false, problem: problem)
   }
 
   /// Reads `strategy` (a replay names its scenario too) and says what is wrong with the check's
@@ -59,11 +107,7 @@ struct LinearizabilityExploration<Object: Sendable, Model: Hashable & Sendable>:
     let setup = ExplorationSetup(strategy: schedules, pinned: [], environment: .current)
     self.setup = setup
     problems += setup.problems
-    if let problem = scenarios.problem { problems.append("scenarios: \(problem)") }
-    if operations.isEmpty { problems.append("operations: give at least one operation") }
-    for operation in operations where operation.argumentCount == 0 {
-      problems.append("operations: \(operation.name) has no arguments to pick from (with: [])")
-    }
+    problems += check.problems
     problems += ExplorationSetup.runBoundProblems(maxSteps: maxSteps, timeout: timeout)
     return problems
   }
@@ -88,9 +132,9 @@ struct LinearizabilityExploration<Object: Sendable, Model: Hashable & Sendable>:
     -> LinearizabilityOutcome
   {
     let replays = SequentialReplays(
-      operations: operations, make: make, timeout: timeout, site: site)
+      operations: operations, make: check.make, timeout: timeout, site: site)
     var spent = Duration.zero
-    let count = replayed == nil ? scenarios.count : 1
+    let count = replayed == nil ? check.scenarios.count : 1
     var scenariosRun = 0
     var ranOutOfTime = false
     // One progress line for the whole check, counting scenarios; none from each scenario's
@@ -120,8 +164,7 @@ struct LinearizabilityExploration<Object: Sendable, Model: Hashable & Sendable>:
         ranOutOfTime = true
         break
       }
-      let scenario =
-        replayed ?? scenarios.scenario(index, argumentCounts: operations.map(\.argumentCount))
+      let scenario = replayed ?? check.scenario(index)
       var strategy = replayed == nil ? setup.strategy.reseeded(for: index) : setup.strategy
       if let budget = setup.effective.timeBudget, replayed == nil {
         // The scenarios left share the time left.
@@ -174,27 +217,15 @@ struct LinearizabilityExploration<Object: Sendable, Model: Hashable & Sendable>:
     _ capture: FailureCapture, spent: inout Duration
   ) async throws -> (result: ExplorationResult, problem: String?, table: String) {
     let recorder = CallRecorder()
-    let specification: ScenarioJudge<Object, Model>.Specification
-    if let model {
-      let operations = operations
-      specification = .model(
-        SequentialSpecification(initial: model) { state, call in
-          operations[call.operation].model?(&state, call.argument) ?? .unknown
-        })
-    } else {
-      specification = .object(replays)
-    }
-    let judge = ScenarioJudge(
-      scenario: scenario, operations: operations, condition: condition,
-      specification: specification)
+    let judge = check.judge(scenario, replays)
     let run = ScenarioRun(
-      scenario: scenario, operations: operations, make: make, invariant: invariant,
+      scenario: scenario, operations: operations, make: check.make, invariant: check.invariant,
       recorder: recorder, site: site)
     let verdict: ScheduleJudge = { await judge.judge(recorder.history, failedAlready: $0) }
     let explorer = Explorer(
       setup: ExplorationSetup(strategy: strategy, pinned: [], environment: .current),
       cancellation: .none, maxSteps: maxSteps, timeout: timeout, site: site,
-      body: LentBody { try await run.run() }, judge: Judging.isSkipped ? nil : verdict)
+      body: LentBody { try await run.run() }, judge: RunJudging.isSkipped ? nil : verdict)
     let quiet = ProgressReporter.Output(mode: .off) { _ in }
     let result = try await RunLifecycle.exploring(at: site) {
       await ProgressReporter.$override.withValue(quiet) { await explorer.run(capture) }
@@ -233,7 +264,7 @@ struct LinearizabilityExploration<Object: Sendable, Model: Hashable & Sendable>:
 
   /// Whether a failing schedule's results were ones no order of the calls gives.
   private static func isNotLinearizable(_ failure: ExplorationFailure) -> Bool {
-    failure.failures.last?.hasPrefix(ScenarioJudge<Object, Model>.notLinearizable) ?? false
+    failure.failures.last?.hasPrefix(RunJudge<Object, Model>.notLinearizable) ?? false
   }
 }
 

@@ -1,6 +1,6 @@
 /// Judges each run of one scenario: whether some order of its calls, one at a time, gives the
 /// results the run recorded, against the operations' model or the object itself.
-final class ScenarioJudge<Object: Sendable, Model: Hashable & Sendable>: @unchecked Sendable {
+final class RunJudge<Object: Sendable, Model: Hashable & Sendable>: @unchecked Sendable {
   // One exploration uses it at a time, from its loop.
 
   /// What the results are compared with.
@@ -45,11 +45,11 @@ final class ScenarioJudge<Object: Sendable, Model: Hashable & Sendable>: @unchec
   /// Judges the calls of one run, `history`: `nil` when some order of them explains their
   /// results, or when the run `failedAlready` (an invariant, a thrown error), the table of its calls.
   func judge(_ history: History<ScenarioCall, CallOutcome>, failedAlready: Bool) async
-    -> ScheduleJudgement?
+    -> ScheduleVerdict?
   {
     let table = ScenarioTable(scenario: scenario, history: history, text: text)
     lastHistory = history
-    if failedAlready { return ScheduleJudgement(failure: "The calls:\n\(table.description)", key: nil) }
+    if failedAlready { return ScheduleVerdict(failure: "The calls:\n\(table.description)", key: nil) }
     guard problem == nil else { return nil }
     let shape = history.calls.flatMap { call in
       [
@@ -87,7 +87,7 @@ final class ScenarioJudge<Object: Sendable, Model: Hashable & Sendable>: @unchec
       explained[shape, default: []].append(outcomes)
       return nil
     }
-    return ScheduleJudgement(
+    return ScheduleVerdict(
       failure: "\(Self.notLinearizable)\n\(table.description)\n\(explanation)",
       key: Self.notLinearizable)
   }
@@ -103,8 +103,8 @@ final class ScenarioJudge<Object: Sendable, Model: Hashable & Sendable>: @unchec
     against specification: SequentialSpecification<State, ScenarioCall, CallOutcome>,
     table: ScenarioTable
   ) -> String? {
-    let checker = LinearizabilityChecker(specification, condition: condition)
-    guard case .notLinearizable(let closest) = checker.check(history) else { return nil }
+    let verdict = LinearizabilityJudge(specification, condition: condition).judge(history)
+    guard case .notLinearizable(let closest) = verdict else { return nil }
     var state = specification.initial
     for id in closest { _ = specification.apply(&state, history.calls[id].operation) }
     let ordered = condition == .quiescentConsistency ? history.quiescentlyOrdered() : history
@@ -139,6 +139,6 @@ final class ScenarioJudge<Object: Sendable, Model: Hashable & Sendable>: @unchec
 
 /// Whether the runs of a check's scenarios are judged: always, except where the benchmark runs a
 /// check without its verdicts, to tell what judging costs beside the runs themselves.
-package enum Judging {
+package enum RunJudging {
   @TaskLocal package static var isSkipped = false
 }

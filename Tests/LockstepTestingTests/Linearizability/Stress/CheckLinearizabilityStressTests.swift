@@ -134,6 +134,7 @@ struct CheckLinearizabilityStressTests {
         await checkLinearizability(
           .stress(), scenarios: .random(0, tasks: 0...2), of: { Counter() }, operations: increment),
         await checkLinearizability(.stress(), timeout: .zero, of: { Counter() }, operations: increment),
+        await checkLinearizability(.stress(), maxSteps: 500, of: { Counter() }, operations: increment),
       ]
     }
     expectIssues(
@@ -141,6 +142,7 @@ struct CheckLinearizabilityStressTests {
       containing: [
         "runs: 0 must be at least 1", "operations: give at least one operation",
         "count: 0 must be at least 1", "timeout: 0.0 seconds must be positive",
+        "maxSteps: 500 bounds the jobs of a run under the scheduler",
       ])
     #expect(results.allSatisfy { $0.runs == 0 && !$0.passed })
   }

@@ -2,20 +2,39 @@
 /// until ``runs`` of its runs overlapped (within a bound on attempts and on time), judges every
 /// run, counts how many runs of a failing scenario failed, and shrinks it to the smallest scenario
 /// that still fails within as many runs.
-struct LinearizabilityStressCheck<Object: Sendable, Model: Hashable & Sendable>: Sendable {
+struct LinearizabilityStress<Object: Sendable, Model: Hashable & Sendable>: Sendable {
+  let check: LinearizabilityCheck<Object, Model>
   let mode: StressMode
-  let scenarios: ConcurrentScenarios
-  let condition: ConsistencyCondition
-  /// The real-time bound of each run, scaled by `LOCKSTEP_TIMEOUT_SCALE`.
-  let timeout: Duration
-  let site: CallSite
-  let make: @Sendable () async -> Object
-  let operations: [LinearizabilityOperation<Object, Model>]
-  let invariant: (@Sendable (Object) async throws -> Void)?
-  /// The model's initial state; `nil` when the object itself is the specification.
-  let model: Model?
   /// What `LOCKSTEP_STRESS_COUNT` says.
   let environment: StressCount
+  /// The real-time bound of each run, scaled by `LOCKSTEP_TIMEOUT_SCALE`.
+  let timeout: Duration
+
+  init(_ check: LinearizabilityCheck<Object, Model>, mode: StressMode, environment: StressCount) {
+    self.check = check
+    self.mode = mode
+    self.environment = environment
+    timeout = FailureBoundScale.scaled(check.timeout)
+  }
+
+  var site: CallSite { check.site }
+  var operations: [LinearizabilityOperation<Object, Model>] { check.operations }
+
+  /// Checks the arguments, runs the check, and records what it found.
+  nonisolated(nonsending) func perform() async -> LinearizabilityStressResult {
+    let problems = problems()
+    guard problems.isEmpty else {
+      let problem = "checkLinearizability(\(title)): \(problems.joined(separator: "; ")). Nothing ran."
+      reportIssue(problem, at: site)
+      return LinearizabilityStressResult(
+        scenariosRun: 0, runs: 0, overlappingRuns: 0, runsPerScenario: runs, failure: nil,
+        problem: problem)
+    }
+    let result = await FailureCapture.capturing { capture in await run(capture) }
+    if let problem = result.problem { reportIssue(problem, at: site) }
+    if let failure = result.failure { reportIssue(failure.description, at: site) }
+    return result
+  }
 
   /// The most smaller scenarios one shrinking runs, each as many times as the scenario that failed.
   static var shrinkingBudget: Int { 32 }
@@ -55,10 +74,11 @@ struct LinearizabilityStressCheck<Object: Sendable, Model: Hashable & Sendable>:
     }
     if mode.runs < 1 { problems.append("runs: \(mode.runs) must be at least 1") }
     if let problem = environment.problem { problems.append(problem) }
-    if let problem = scenarios.problem { problems.append("scenarios: \(problem)") }
-    if operations.isEmpty { problems.append("operations: give at least one operation") }
-    for operation in operations where operation.argumentCount == 0 {
-      problems.append("operations: \(operation.name) has no arguments to pick from (with: [])")
+    problems += check.problems
+    if let maxSteps = check.maxSteps {
+      problems.append(
+        "maxSteps: \(maxSteps) bounds the jobs of a run under the scheduler, and stress runs on real "
+          + "threads: leave it out")
     }
     if timeout <= .zero { problems.append("timeout: \(timeout) must be positive") }
     return problems
@@ -68,8 +88,8 @@ struct LinearizabilityStressCheck<Object: Sendable, Model: Hashable & Sendable>:
   /// it.
   func run(_ capture: FailureCapture) async -> LinearizabilityStressResult {
     let replays = SequentialReplays(
-      operations: operations, make: make, timeout: timeout, site: site, onRealThreads: true)
-    let count = scenarios.count
+      operations: operations, make: check.make, timeout: timeout, site: site, onRealThreads: true)
+    let count = check.scenarios.count
     var progress = ProgressReporter(subject: "checkLinearizability at \(site.fileID):\(site.line)")
     var runsMade = 0
     var overlapping = 0
@@ -86,7 +106,7 @@ struct LinearizabilityStressCheck<Object: Sendable, Model: Hashable & Sendable>:
         problem: problem.map { "checkLinearizability(\(title)): \($0)" })
     }
     for index in 0..<count {
-      let scenario = scenarios.scenario(index, argumentCounts: operations.map(\.argumentCount))
+      let scenario = check.scenario(index)
       let found = await stress(scenario, replays, capture) { failed, overlapped in
         runsMade += 1
         overlapping += overlapped ? 1 : 0
@@ -175,20 +195,9 @@ struct LinearizabilityStressCheck<Object: Sendable, Model: Hashable & Sendable>:
     _ scenario: Scenario, _ replays: SequentialReplays<Object, Model>, _ capture: FailureCapture,
     ran: (_ failed: Bool, _ overlapped: Bool) -> Void
   ) async -> Stressed {
-    let specification: ScenarioJudge<Object, Model>.Specification
-    if let model {
-      let operations = operations
-      specification = .model(
-        SequentialSpecification(initial: model) { state, call in
-          operations[call.operation].model?(&state, call.argument) ?? .unknown
-        })
-    } else {
-      specification = .object(replays)
-    }
-    let judge = ScenarioJudge(
-      scenario: scenario, operations: operations, condition: condition, specification: specification)
+    let judge = check.judge(scenario, replays)
     let run = StressScenarioRun(
-      scenario: scenario, operations: operations, make: make, invariant: invariant)
+      scenario: scenario, operations: operations, make: check.make, invariant: check.invariant)
     var stressed = Stressed()
     let clock = ContinuousClock()
     let start = clock.now
@@ -225,19 +234,19 @@ struct LinearizabilityStressCheck<Object: Sendable, Model: Hashable & Sendable>:
       stressed.runs += 1
       let overlapped = log.overlapped
       stressed.overlapping += overlapped ? 1 : 0
-      let judgement = await judge.judge(log.history, failedAlready: !failures.isEmpty)
+      let verdict = await judge.judge(log.history, failedAlready: !failures.isEmpty)
       if let problem = judge.problem {
         stressed.problem = problem
         return stressed
       }
-      ran(judgement != nil, overlapped)
-      if let judgement {
+      ran(verdict != nil, overlapped)
+      if let verdict {
         stressed.failedRuns += 1
         stressed.failedOverlapping += overlapped ? 1 : 0
         if stressed.first == nil {
           stressed.first = FailedRun(
-            failures: failures + [judgement.failure], table: judge.lastTable,
-            isNotLinearizable: judgement.failure.hasPrefix(ScenarioJudge<Object, Model>.notLinearizable))
+            failures: failures + [verdict.failure], table: judge.lastTable,
+            isNotLinearizable: verdict.failure.hasPrefix(RunJudge<Object, Model>.notLinearizable))
         }
       }
       if stressed.didNotFinish { return stressed }
@@ -268,7 +277,7 @@ struct LinearizabilityStressCheck<Object: Sendable, Model: Hashable & Sendable>:
   }
 
   /// What a run that did not finish was doing: the calls that had begun and not returned.
-  private func pending(_ history: History<ScenarioCall, CallOutcome>, judge: ScenarioJudge<Object, Model>)
+  private func pending(_ history: History<ScenarioCall, CallOutcome>, judge: RunJudge<Object, Model>)
     -> String
   {
     let table = ScenarioTable(scenario: judge.scenario, history: history) {
