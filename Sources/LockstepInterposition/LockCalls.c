@@ -42,6 +42,7 @@ static __thread int system_locks_held;
 // per address. An entry is the address shifted left by 2 with its answer in the low bits.
 enum { caller_unknown = 0, caller_system = 1, caller_tested = 2 };
 #define CALLER_SLOTS 512
+#define CALLER_PROBES 8
 static uint64_t callers[CALLER_SLOTS];
 /// The directories of the toolchain's and the C library's images, found once.
 static char toolchain_directory[512];
@@ -130,11 +131,22 @@ static const void *past_thunk(const void *caller, void *const *frame) {
 
 static int caller_kind(const void *caller) {
   uint64_t address = (uint64_t)(uintptr_t)caller;
-  size_t slot = (size_t)((address >> 4) ^ (address >> 13)) % CALLER_SLOTS;
-  uint64_t entry = __atomic_load_n(&callers[slot], __ATOMIC_RELAXED);
-  if ((entry >> 2) == address) return (int)(entry & 3);
+  size_t home = (size_t)((address >> 4) ^ (address >> 13)) % CALLER_SLOTS;
+  // Up to CALLER_PROBES slots from its home: two hot callers that share a home would otherwise
+  // evict each other on every call, and each miss costs a `dladdr`.
+  size_t free_slot = home;
+  bool found_free = false;
+  for (size_t probe = 0; probe < CALLER_PROBES; probe++) {
+    size_t slot = (home + probe) % CALLER_SLOTS;
+    uint64_t entry = __atomic_load_n(&callers[slot], __ATOMIC_RELAXED);
+    if ((entry >> 2) == address) return (int)(entry & 3);
+    if (entry == 0 && !found_free) {
+      free_slot = slot;
+      found_free = true;
+    }
+  }
   int kind = classify(caller);
-  __atomic_store_n(&callers[slot], (address << 2) | (uint64_t)kind, __ATOMIC_RELAXED);
+  __atomic_store_n(&callers[free_slot], (address << 2) | (uint64_t)kind, __ATOMIC_RELAXED);
   return kind;
 }
 

@@ -259,10 +259,15 @@ enum ParkedJobs {
     private var waiting: [DeterministicRun] = []
     /// Helpers waiting for a run, woken or not; guarded by `condition`.
     private var idle = 0
+    /// `waiting.count`, read without the lock by an idle helper before it sleeps.
+    private let queued = UnsafeMutablePointer<Int64>.allocate(capacity: 1)
+
+    init() { queued.initialize(to: 0) }
 
     func drain(_ run: DeterministicRun) {
       condition.lock()
       waiting.append(run)
+      lockstep_atomic_add(queued, 1)
       let startsOne = idle < waiting.count
       if !startsOne { condition.signal() }
       condition.unlock()
@@ -284,13 +289,17 @@ enum ParkedJobs {
       while true {
         if !waiting.isEmpty {
           let run = waiting.removeFirst()
+          lockstep_atomic_add(queued, -1)
           condition.unlock()
           run.drainAsHelper()
           condition.lock()
           continue
         }
         idle += 1
-        condition.wait()
+        condition.unlock()
+        BatonSlot.yieldBriefly { lockstep_atomic_load(queued) > 0 }
+        condition.lock()
+        if waiting.isEmpty { condition.wait() }
         idle -= 1
       }
     }
