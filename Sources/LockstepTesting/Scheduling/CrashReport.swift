@@ -349,61 +349,6 @@ enum CrashReport {
       default: "signal"
       }
     }
-
-    /// The recorded choice points, read from raw memory.
-    private struct RawChoices: TokenChoices {
-      let trail: Trail
-      let count: Int
-      func choice(_ point: Int) -> Int { Int(trail.choices[point]) }
-      func readyCount(_ point: Int) -> Int { Int(trail.readyCounts[point]) }
-      func task(_ point: Int) -> Int { Int(trail.tasks[point]) }
-    }
-
-    /// A fixed buffer written to standard error with `write(2)` whenever it fills up.
-    private struct ChunkSink: TokenByteSink {
-      let buffer: UnsafeMutablePointer<UInt8>
-      let capacity: Int
-      /// Writes nothing: for the warm-up when the handlers are installed.
-      var discards = false
-      var filled = 0
-
-      mutating func put(_ byte: UInt8) {
-        buffer[filled] = byte
-        filled &+= 1
-        if filled == capacity { flush() }
-      }
-
-      mutating func put(_ text: StaticString) {
-        put(text.utf8Start, count: text.utf8CodeUnitCount)
-      }
-
-      mutating func put(_ bytes: UnsafePointer<UInt8>, count: Int) {
-        var offset = 0
-        while offset < count {
-          put(bytes[offset])
-          offset &+= 1
-        }
-      }
-
-      mutating func put(decimal value: Int) {
-        var divisor = 1
-        while value / divisor >= 10 { divisor &*= 10 }
-        while divisor > 0 {
-          put(UInt8(truncatingIfNeeded: 48 &+ (value / divisor) % 10))
-          divisor /= 10
-        }
-      }
-
-      mutating func flush() {
-        var offset = 0
-        while !discards && offset < filled {
-          let written = write(2, buffer + offset, filled &- offset)
-          if written <= 0 { break }
-          offset &+= written
-        }
-        filled = 0
-      }
-    }
   #else
     struct Trail: Sendable {
       static func take() -> Trail { Trail() }
