@@ -3,8 +3,10 @@
 /// of a quarantined run's task goes through ``runToAsk(_:drained:owner:)`` (which run, if any, may
 /// own it) and then ``route(_:in:actingTask:)`` (what that run does with it). Both are pure; the
 /// table in `JobRouterTests` lists the cases. The shells only report facts and apply the answer:
-/// the executors (`LockstepExecutors.swift`), ``ActiveRuns``, ``TaskCreationHook``,
-/// ``QuarantineTrap`` and ``MainQueueHandOff``. This is invariant “One owner” in CONTRIBUTING.
+/// the executors (`LockstepExecutors.swift`), ``ActiveRuns``, ``TaskCreationHook`` and
+/// ``QuarantineTrap``. A main-queue block a run's job queues is taken by the stand-in for the
+/// thread's run (`MainQueue.c`) and becomes a task of the run (``MainQueueHandOff``), which is
+/// routed here. This is invariant “One owner” in CONTRIBUTING.
 ///
 /// The rules, in the order they apply:
 /// 1. Work that arrives on a thread draining a run is that run's to judge
