@@ -47,8 +47,9 @@ bool lockstep_main_queue_hand_off(void *queue, void *block, bool delayed, int64_
   if (observer == NULL) return false;
   void *copy = lockstep_copy_block(block);
   if (copy == NULL) return false;
-  observer(run, copy, delayed, delay);
-  return true;
+  if (observer(run, copy, delayed, delay)) return true;
+  lockstep_release_block(copy);
+  return false;
 }
 
 bool lockstep_main_queue_interposable(void) { return true; }

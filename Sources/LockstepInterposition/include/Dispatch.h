@@ -10,8 +10,9 @@
 /// Receives a block a run's job handed to the main queue (`DispatchQueue.main.async`, or
 /// `asyncAfter` with `delayed` and the `delay` in nanoseconds on the clock it named, read on the
 /// calling thread). The observer owns the block, a copy: `lockstep_main_queue_run_block` runs and
-/// releases it.
-typedef void (*lockstep_main_queue_observer)(void *context, void *block, bool delayed, int64_t delay);
+/// releases it. Returns whether the run took it; otherwise the block goes on to the main queue and
+/// the observer has released nothing.
+typedef bool (*lockstep_main_queue_observer)(void *context, void *block, bool delayed, int64_t delay);
 
 /// Whether this build stands in for `dispatch_async` and `dispatch_after` (Linux). Whether those
 /// are what `DispatchQueue.main.async` and `asyncAfter` reach is what the probe checks.

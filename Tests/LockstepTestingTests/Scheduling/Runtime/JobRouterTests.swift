@@ -111,6 +111,12 @@ private let routingTable: [RoutingCase] = [
     name: "a main-queue block on a thread that drains no run", work: .mainQueueBlock,
     onDrainThread: false, expected: .noRun),
   RoutingCase(
+    name: "a main-queue block after the run ended", work: .mainQueueBlock, phase: .finished,
+    expected: .route(.platform)),
+  RoutingCase(
+    name: "a main-queue block while the quarantine frees actors", work: .mainQueueBlock,
+    phase: .quarantined, expected: .route(.platform)),
+  RoutingCase(
     name: "a run's task switches while the quarantine frees actors", work: .taskSwitch(task: 101),
     phase: .quarantined, expected: .route(.held)),
   RoutingCase(

@@ -30,16 +30,21 @@ enum MainQueueHandOff {
   /// Queues blocks on the main queue and another from this thread and checks what the stand-ins saw.
   private static func probe() -> Bool {
     guard lockstep_main_queue_interposable() else { return false }
-    lockstep_main_queue_set_observer { _, block, delayed, delay in
-      guard let block else { return }
+    lockstep_main_queue_set_observer { context, block, delayed, delay in
+      guard let context, let block else { return false }
+      let run = Unmanaged<DeterministicRun>.fromOpaque(context).takeUnretainedValue()
+      guard run.takesMainQueueBlock() else { return false }
       MainQueueHandOff.start(
         MainQueueHandOff.Block(pointer: block), after: delayed ? .nanoseconds(delay) : nil)
+      return true
     }
     lockstep_main_queue_set_outside_observer { token, block, delayed, delay in
       guard let token, let block else { return false }
       let work = Unmanaged<OutsideWorkTracking.Token>.fromOpaque(token).takeUnretainedValue()
       // XCTest's waiter queues its own bookkeeping, not the code under test's (as for other queues).
-      guard work.kind != .expectationWaiter, let run = work.run else { return false }
+      guard work.kind != .expectationWaiter, let run = work.run, run.takesMainQueueBlock() else {
+        return false
+      }
       return MainQueueHandOff.take(
         MainQueueHandOff.Block(pointer: block), after: delayed ? .nanoseconds(delay) : .zero, from: run)
     }
@@ -90,5 +95,17 @@ enum MainQueueHandOff {
   /// A block the main queue would have run, owned until it runs.
   private struct Block: @unchecked Sendable {
     let pointer: UnsafeMutableRawPointer
+  }
+}
+
+extension DeterministicRun {
+  /// Whether a main-queue block that this thread queues, working for this run (draining it, or as
+  /// its outside work), is the run's, as ``JobRouter`` routes it.
+  fileprivate func takesMainQueueBlock() -> Bool {
+    let drained = (run: self, bodyTaskID: bodyTaskID)
+    guard case .run = JobRouter.runToAsk(.mainQueueBlock, drained: drained, owner: { _ in nil }) else {
+      return false
+    }
+    return state.withLock { JobRouter.route(.mainQueueBlock, in: $0) } == .run(task: 0)
   }
 }

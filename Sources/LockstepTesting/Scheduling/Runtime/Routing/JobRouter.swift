@@ -4,9 +4,8 @@
 /// own it) and then ``route(_:in:actingTask:)`` (what that run does with it). Both are pure; the
 /// table in `JobRouterTests` lists the cases. The shells only report facts and apply the answer:
 /// the executors (`LockstepExecutors.swift`), ``ActiveRuns``, ``TaskCreationHook`` and
-/// ``QuarantineTrap``. A main-queue block a run's job queues is taken by the stand-in for the
-/// thread's run (`MainQueue.c`) and becomes a task of the run (``MainQueueHandOff``), which is
-/// routed here. This is invariant “One owner” in CONTRIBUTING.
+/// ``QuarantineTrap``, ``MainQueueHandOff`` (the stand-in, `MainQueue.c`, reports the run the
+/// thread works for). This is invariant “One owner” in CONTRIBUTING.
 ///
 /// The rules, in the order they apply:
 /// 1. Work that arrives on a thread draining a run is that run's to judge
@@ -104,9 +103,9 @@ enum JobRouter {
     case .finished: return .platform
     case .quarantined:
       switch work {
-      case .taskCreation: return .platform
+      case .taskCreation, .mainQueueBlock: return .platform
       case .taskSwitch(let task): return run.number(ofTask: task) != nil ? .held : .platform
-      case .job, .sleep, .mainQueueBlock: return .held
+      case .job, .sleep: return .held
       }
     case .running: break
     }
