@@ -15,7 +15,7 @@
   #include <unistd.h>
 #endif
 
-#include "Internal/RunOfThread.h"
+#include "Internal/RunContext.h"
 #include "Internal/DispatchObjects.h"
 #include "Internal/NextDefinition.h"
 #include "LockstepInterposition.h"
@@ -54,11 +54,12 @@ static long parked_jobs;
 static long wait_in_real_time(dispatch_wait_function wait, void *object, uint64_t timeout) {
   if (timeout == 0 || timeout == ~0ull) return wait(object, timeout);
   int64_t remaining = lockstep_dispatch_time_remaining(timeout);
-  lockstep_virtual_clocks *clocks = lockstep_virtual_clocks_enter(NULL);
+  lockstep_run_context real = {.clocks = NULL}, saved;
+  lockstep_run_context_swap_in(&real, lockstep_run_context_clocks, &saved);
   int64_t now = lockstep_real_clock_nanoseconds(CLOCK_MONOTONIC);
   // An uptime deadline: the monotonic clock's nanoseconds.
   long result = wait(object, now > 0 ? (uint64_t)(now + remaining) : timeout);
-  lockstep_virtual_clocks_enter(clocks);
+  lockstep_run_context_swap_out(&saved, lockstep_run_context_clocks);
   return result;
 }
 
@@ -91,7 +92,7 @@ long dispatch_group_wait(void *group, uint64_t timeout) {
 static void tell_run(void *object, int kind) {
   if (__builtin_expect(__atomic_load_n(&parked_jobs, __ATOMIC_ACQUIRE) == 0, 1)) return;
   void *run = lockstep_current_run();
-  void *token = run == NULL ? lockstep_outside_work_current() : NULL;
+  void *token = run == NULL ? lockstep_current_outside_token() : NULL;
   lockstep_semaphore_signal_observer observer = __atomic_load_n(&signal_observer, __ATOMIC_ACQUIRE);
   if ((run != NULL || token != NULL) && observer != NULL) observer(run, token, object, kind);
 }
@@ -107,7 +108,7 @@ long dispatch_semaphore_signal(void *semaphore) {
 static void *tell_created(void *object) {
   if (object == NULL) return object;
   void *run = lockstep_current_run();
-  void *token = run == NULL ? lockstep_outside_work_current() : NULL;
+  void *token = run == NULL ? lockstep_current_outside_token() : NULL;
   if (__builtin_expect(run == NULL && token == NULL, 1)) return object;
   lockstep_created_object_observer observer = __atomic_load_n(&created_observer, __ATOMIC_ACQUIRE);
   if (observer != NULL) observer(run, token, object);

@@ -13,7 +13,7 @@
   #include <time.h>
 #endif
 
-#include "Internal/RunOfThread.h"
+#include "Internal/RunContext.h"
 #include "Internal/DispatchObjects.h"
 #include "Internal/NextDefinition.h"
 #include "LockstepInterposition.h"
@@ -45,14 +45,14 @@ static source_handler_function next_set_event_handler;
 /// delivery of the signals the run sent itself).
 static void run_source_handler(void *block) {
   source_handler_block *wrapper = block;
-  void *previous = lockstep_thread_outside_token;
-  lockstep_thread_outside_token = wrapper->token;
+  lockstep_run_context handler = {.outside_token = wrapper->token}, saved;
+  lockstep_run_context_swap_in(&handler, lockstep_run_context_outside_token, &saved);
   void *running = lockstep_outside_work_begin(
     NULL, wrapper->registration ? lockstep_outside_async : lockstep_outside_source_event);
   if (wrapper->registration) lockstep_outside_work_end(wrapper->token);
-  if (running != NULL) lockstep_thread_outside_token = running;
+  if (running != NULL) lockstep_thread.context.outside_token = running;
   ((lockstep_block_layout *)wrapper->handler)->invoke(wrapper->handler);
-  lockstep_thread_outside_token = previous;
+  lockstep_run_context_swap_out(&saved, lockstep_run_context_outside_token);
   lockstep_outside_work_end(running);
   if (wrapper->registration) {
     lockstep_outside_work_end(__atomic_exchange_n(&wrapper->resumed, NULL, __ATOMIC_ACQ_REL));
@@ -101,9 +101,10 @@ static source_handler_block *take_pending_registration(void *source) {
 static void registration_resumed(void *object) {
   source_handler_block *wrapper = take_pending_registration(object);
   if (wrapper == NULL) return;
-  void *previous = lockstep_outside_work_enter(wrapper->token);
+  lockstep_run_context registration = {.outside_token = wrapper->token}, saved;
+  lockstep_run_context_swap_in(&registration, lockstep_run_context_outside_token, &saved);
   void *resumed = lockstep_outside_work_begin(NULL, lockstep_outside_async);
-  lockstep_outside_work_enter(previous);
+  lockstep_run_context_swap_out(&saved, lockstep_run_context_outside_token);
   __atomic_store_n(&wrapper->resumed, resumed, __ATOMIC_RELEASE);
 }
 
@@ -185,7 +186,7 @@ void dispatch_source_set_timer(void *source, uint64_t start, uint64_t interval, 
     int64_t delay = start == ~0ull ? -1 : lockstep_dispatch_time_remaining(start);
     void *run = lockstep_current_run();
     if (observer != NULL && delay >= 0
-      && observer(run, lockstep_thread_outside_token, source, delay,
+      && observer(run, lockstep_current_outside_token(), source, delay,
         interval == ~0ull ? -1 : (int64_t)interval))
     {
       set_timer()(source, ~0ull, interval, leeway);  // disarmed: the run fires it

@@ -20,7 +20,7 @@
   #include <unistd.h>
 #endif
 
-#include "Internal/RunOfThread.h"
+#include "Internal/RunContext.h"
 #include "Internal/NextDefinition.h"
 #include "LockstepInterposition.h"
 
@@ -41,9 +41,6 @@ static lockstep_run_loop_stop_observer stop_observer;
 /// How many run-loop waits runs take now: stops are told to a run only while one is.
 static long waits_taken;
 
-/// The outside-work token of the run whose waiter the calling thread is; `NULL` elsewhere.
-static __thread void *waiter_token;
-
 /// `kCFRunLoopRunFinished`, `kCFRunLoopRunStopped` and `kCFRunLoopRunTimedOut`.
 #define RUN_LOOP_FINISHED 1
 #define RUN_LOOP_STOPPED 2
@@ -59,7 +56,7 @@ static void *current_run_loop(void) {
 int32_t CFRunLoopRunInMode(const void *mode, double seconds, unsigned char returnAfterSourceHandled) {
   run_in_mode_function next =
     (run_in_mode_function)lockstep_next_definition((void **)&next_run_in_mode, "CFRunLoopRunInMode");
-  void *token = waiter_token;
+  void *token = lockstep_thread.context.waiter_token;
   if (__builtin_expect(token == NULL, 1)) {
     if (__builtin_expect(lockstep_current_run() != NULL, 0) && seconds > 0) {
       // A run's job waits in its run loop: parked in the run's virtual time.
@@ -67,9 +64,10 @@ int32_t CFRunLoopRunInMode(const void *mode, double seconds, unsigned char retur
       long parked = lockstep_run_loop_wait_in_run(current_run_loop(), nanoseconds);
       if (parked >= 0) return parked == 0 ? RUN_LOOP_STOPPED : RUN_LOOP_TIMED_OUT;
       // CoreFoundation's own deadline is read in real time, as the kernel keeps it.
-      lockstep_virtual_clocks *clocks = lockstep_virtual_clocks_enter(NULL);
+      lockstep_run_context real = {.clocks = NULL}, saved;
+      lockstep_run_context_swap_in(&real, lockstep_run_context_clocks, &saved);
       int32_t result = next(mode, seconds, returnAfterSourceHandled);
-      lockstep_virtual_clocks_enter(clocks);
+      lockstep_run_context_swap_out(&saved, lockstep_run_context_clocks);
       // The run is over (the wait was refused) and the loop has nothing to run: a caller that
       // loops until its deadline must not spin while real time catches up.
       if (result == RUN_LOOP_FINISHED) usleep((useconds_t)(seconds < 0.01 ? seconds * 1e6 : 10000));
@@ -92,7 +90,7 @@ unsigned char _CFRunLoopFinished(void *run_loop, const void *mode) {
     (finished_function)lockstep_next_definition((void **)&next_finished, "_CFRunLoopFinished");
   // A loop without sources returns at once, and its caller would spin on a clock that stands
   // still: in a run (a job's wait, or XCTest's waiter) the wait is the run's (above).
-  if (__builtin_expect(waiter_token != NULL, 0)) return 0;
+  if (__builtin_expect(lockstep_thread.context.waiter_token != NULL, 0)) return 0;
   if (__builtin_expect(lockstep_current_run() != NULL, 0)) return 0;
   return next(run_loop, mode);
 }
@@ -100,7 +98,7 @@ unsigned char _CFRunLoopFinished(void *run_loop, const void *mode) {
 void CFRunLoopStop(void *run_loop) {
   if (__builtin_expect(__atomic_load_n(&waits_taken, __ATOMIC_ACQUIRE) > 0, 0)) {
     void *run = lockstep_current_run();
-    void *token = run == NULL ? lockstep_outside_work_current() : NULL;
+    void *token = run == NULL ? lockstep_current_outside_token() : NULL;
     lockstep_run_loop_stop_observer observer = __atomic_load_n(&stop_observer, __ATOMIC_ACQUIRE);
     // From any thread: a stop made where no run context is set (a job parked in `queue.sync`, a
     // thread outside the run) ends the rest too; only a job's own stop waits for its step to end.
@@ -134,14 +132,18 @@ void lockstep_expectation_waiter_enter(void *token) {
   lockstep_waiter_clocks_function clocks_of = __atomic_load_n(&waiter_clocks, __ATOMIC_ACQUIRE);
   lockstep_virtual_clocks *clocks = clocks_of == NULL ? NULL : clocks_of(token);
   if (clocks == NULL) return;
-  waiter_token = token;
-  lockstep_virtual_clocks_enter(clocks);
+  // Left when the thread ends, or as soon as the run is over (above): not a scope, so nothing is
+  // kept to go back to.
+  lockstep_run_context waiter = {.waiter_token = token, .clocks = clocks}, saved;
+  lockstep_run_context_swap_in(
+    &waiter, lockstep_run_context_waiter_token | lockstep_run_context_clocks, &saved);
 }
 
 void lockstep_expectation_waiter_leave(void) {
-  if (waiter_token == NULL) return;
-  waiter_token = NULL;
-  lockstep_virtual_clocks_enter(NULL);
+  if (lockstep_thread.context.waiter_token == NULL) return;
+  lockstep_run_context none = {.waiter_token = NULL}, saved;
+  lockstep_run_context_swap_in(
+    &none, lockstep_run_context_waiter_token | lockstep_run_context_clocks, &saved);
 }
 
 void lockstep_expectation_waits_set_observer(

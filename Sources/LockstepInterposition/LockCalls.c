@@ -16,7 +16,7 @@
   #include <string.h>
 #endif
 
-#include "Internal/RunOfThread.h"
+#include "Internal/RunContext.h"
 #include "Internal/NextDefinition.h"
 #include "LockstepInterposition.h"
 

@@ -8,7 +8,7 @@
 //
 // This is interposition, not API: Lockstep checks it once per process (see
 // `lockstep_main_queue_probe_end`) and hands nothing to runs when it does not hold.
-#include "Internal/RunOfThread.h"
+#include "Internal/RunContext.h"
 #include "Internal/DispatchObjects.h"
 #include "Internal/MainQueue.h"
 #include "LockstepInterposition.h"
@@ -22,11 +22,15 @@ static lockstep_main_queue_outside_observer main_queue_outside_observer;
 static __thread int main_queue_probe_seen;
 
 bool lockstep_main_queue_hand_off(void *queue, void *block, bool delayed, int64_t delay) {
-  void *run = lockstep_thread_run;
+  void *run = lockstep_current_run();
   if (__builtin_expect(run == NULL, 1)) {
+    if (__builtin_expect(lockstep_probing(lockstep_probing_main_queue), 0)) {
+      if (queue == lockstep_dispatch_main_queue() && queue != NULL) main_queue_probe_seen += 1;
+      return false;
+    }
     // Outside work of a run (a block on another queue) queues for the main queue: the run takes
     // the block as its own, so that the main thread, waiting in the run, runs it.
-    void *token = lockstep_thread_outside_token;
+    void *token = lockstep_current_outside_token();
     if (__builtin_expect(token == NULL, 1) || queue != lockstep_dispatch_main_queue() || queue == NULL) {
       return false;
     }
@@ -39,10 +43,6 @@ bool lockstep_main_queue_hand_off(void *queue, void *block, bool delayed, int64_
     return false;
   }
   if (queue != lockstep_dispatch_main_queue() || queue == NULL) return false;
-  if (run == &lockstep_probe_run) {
-    main_queue_probe_seen += 1;
-    return false;
-  }
   lockstep_main_queue_observer observer = __atomic_load_n(&main_queue_observer, __ATOMIC_ACQUIRE);
   if (observer == NULL) return false;
   void *copy = lockstep_copy_block(block);
@@ -67,13 +67,17 @@ void lockstep_main_queue_set_observer(lockstep_main_queue_observer observer) {
   __atomic_store_n(&main_queue_observer, observer, __ATOMIC_RELEASE);
 }
 
-void *lockstep_main_queue_probe_begin(void) {
+/// What the main-queue probe sets: no run's, probing.
+static const lockstep_run_context main_queue_probe = {.run = NULL, .probes = lockstep_probing_main_queue};
+
+void lockstep_main_queue_probe_begin(lockstep_run_context *saved) {
   main_queue_probe_seen = 0;
-  return lockstep_current_run_enter(&lockstep_probe_run);
+  lockstep_run_context_swap_in(
+    &main_queue_probe, lockstep_run_context_run | lockstep_run_context_probes, saved);
 }
 
-int lockstep_main_queue_probe_end(void *previous) {
-  lockstep_current_run_enter(previous);
+int lockstep_main_queue_probe_end(const lockstep_run_context *saved) {
+  lockstep_run_context_swap_out(saved, lockstep_run_context_run | lockstep_run_context_probes);
   return main_queue_probe_seen;
 }
 
@@ -85,9 +89,9 @@ void lockstep_main_queue_set_observer(lockstep_main_queue_observer observer) { (
 void lockstep_main_queue_set_outside_observer(lockstep_main_queue_outside_observer observer) {
   (void)observer;
 }
-void *lockstep_main_queue_probe_begin(void) { return NULL; }
-int lockstep_main_queue_probe_end(void *previous) {
-  (void)previous;
+void lockstep_main_queue_probe_begin(lockstep_run_context *saved) { (void)saved; }
+int lockstep_main_queue_probe_end(const lockstep_run_context *saved) {
+  (void)saved;
   return 0;
 }
 

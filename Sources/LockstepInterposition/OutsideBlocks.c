@@ -22,7 +22,7 @@
   #include <stdlib.h>
 #endif
 
-#include "Internal/RunOfThread.h"
+#include "Internal/RunContext.h"
 #include "Internal/DispatchObjects.h"
 #include "Internal/MainQueue.h"
 #include "Internal/NextDefinition.h"
@@ -74,15 +74,15 @@ typedef struct {
 /// run's outside work too. Then tells the run it returned.
 static void run_outside_block(void *context) {
   outside_block *work = context;
-  void *previous = lockstep_thread_outside_token;
-  lockstep_thread_outside_token = work->token;
+  lockstep_run_context block = {.outside_token = work->token}, saved;
+  lockstep_run_context_swap_in(&block, lockstep_run_context_outside_token, &saved);
   void *running = work->token;
   if (work->waited) {
     // It has waited; now it runs, as a block queued with `async` by the work that waited.
     void *started = lockstep_outside_work_begin(NULL, lockstep_outside_async);
     if (started != NULL) running = started;
     if (started != NULL) lockstep_outside_work_end(work->token);
-    lockstep_thread_outside_token = running;
+    lockstep_thread.context.outside_token = running;
   }
   ((lockstep_block_layout *)work->block)->invoke(work->block);
   if (work->group != NULL) {
@@ -91,7 +91,7 @@ static void run_outside_block(void *context) {
       (void **)&dispatch_release_function, "dispatch_release");
     release(work->group);
   }
-  lockstep_thread_outside_token = previous;
+  lockstep_run_context_swap_out(&saved, lockstep_run_context_outside_token);
   lockstep_release_block(work->block);
   lockstep_outside_work_end(running);
   free(work);
@@ -152,7 +152,7 @@ void lockstep_dispatch_async_now(void *queue, void *block) {
 /// to the run, for the main queue, serial: there a barrier is any block).
 static bool async_of_run(void *queue, void *block, bool barrier) {
   if (lockstep_main_queue_hand_off(queue, block, false, 0)) return true;
-  if (__builtin_expect(lockstep_thread_run == NULL && lockstep_thread_outside_token == NULL, 1)) return false;
+  if (__builtin_expect(!lockstep_outside_work_possible(), 1)) return false;
   outside_block *work = as_outside_work(queue, block, lockstep_outside_async, barrier);
   dispatch_async_f_function next_f = work != NULL ? async_f_for(work) : NULL;
   if (next_f != NULL) {
@@ -225,12 +225,13 @@ static void *barrier_block(outside_block *work) {
 }
 
 void dispatch_after(uint64_t when, void *queue, void *block) {
-  if (__builtin_expect(lockstep_thread_run != NULL, 0)) {
+  // The main-queue probe sees `asyncAfter` too.
+  if (__builtin_expect(lockstep_current_run() != NULL || lockstep_probing(lockstep_probing_main_queue), 0)) {
     int64_t delay = lockstep_dispatch_time_remaining(when);
     if (delay >= 0 && lockstep_main_queue_hand_off(queue, block, true, delay)) return;
     if (delay >= 0 && lockstep_outside_work_delayed(queue, block, delay)) return;
   }
-  if (__builtin_expect(lockstep_thread_outside_token != NULL, 0) && when != ~0ull) {
+  if (__builtin_expect(lockstep_current_outside_token() != NULL, 0) && when != ~0ull) {
     int64_t delay = lockstep_dispatch_time_remaining(when);
     if (delay >= 0 && lockstep_main_queue_hand_off(queue, block, true, delay)) return;
     // Outside work's delay is real: while it waits, the run reports no deadlock; once the block
@@ -266,7 +267,7 @@ static void group_call(
   void *group, void *queue, void *block, int kind, dispatch_group_block_function *next_block_slot,
   const char *block_name, dispatch_group_f_function *next_function, const char *function_name)
 {
-  if (__builtin_expect(lockstep_thread_run != NULL || lockstep_thread_outside_token != NULL, 0)) {
+  if (__builtin_expect(lockstep_outside_work_possible(), 0)) {
     outside_block *work = as_outside_work(queue, block, kind, false);
     if (work != NULL && kind == lockstep_outside_group_async) {
       // Entered here and left by `run_outside_block`, so that the group is empty before the run

@@ -9,7 +9,7 @@
   #define _GNU_SOURCE
 #endif
 
-#include "Internal/RunOfThread.h"
+#include "Internal/RunContext.h"
 #include "Internal/DispatchObjects.h"
 #include "Internal/NextDefinition.h"
 #include "Internal/OutsideWork.h"
@@ -29,10 +29,10 @@ static lockstep_delayed_block_observer delayed_block_observer;
 /// The token of new outside work started on the calling thread, for a block for `queue` (`NULL`
 /// for a thread): from a run's job, or from outside work; `NULL` when the thread does neither.
 void *lockstep_outside_work_begin(void *queue, int kind) {
-  void *run = lockstep_thread_run;
-  void *parent = lockstep_thread_outside_token;
+  void *run = lockstep_current_run();
+  void *parent = lockstep_current_outside_token();
   if (__builtin_expect(run == NULL && parent == NULL, 1)) return NULL;
-  if (run == &lockstep_probe_run) return NULL;
+  if (lockstep_probing(lockstep_probing_main_queue)) return NULL;
   lockstep_outside_began began = __atomic_load_n(&outside_began, __ATOMIC_ACQUIRE);
   if (began == NULL) return NULL;
   const char *label = NULL;

@@ -10,7 +10,7 @@
   #include <unistd.h>
 #endif
 
-#include "Internal/RunOfThread.h"
+#include "Internal/RunContext.h"
 #include "Internal/NextDefinition.h"
 #include "LockstepInterposition.h"
 

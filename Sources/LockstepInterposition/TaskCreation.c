@@ -3,7 +3,7 @@
 // `Task {}` and a task group's `addTask` call `swift_task_create` from the code that creates the
 // task (the call is emitted into the caller's module), so a definition of it in the test
 // executable is what they call; it passes every creation on to the Swift runtime's definition.
-// Only while the calling thread runs a run's jobs (a thread-local, set by the run) does it look at
+// Only while the calling thread runs a run's jobs (its run context, set by the run) does it look at
 // the creation: the name record among the task's options, whose buffer lives only during the call,
 // the return addresses of the creating frames, and the new task, which the observer gets before
 // the call returns. While a run is in progress (a flag, set by the run), the tasks that other
@@ -24,6 +24,7 @@
 #endif
 
 #include "BenchHooks.h"
+#include "Internal/RunContext.h"
 #include "LockstepInterposition.h"
 
 #if defined(__linux__)
@@ -52,11 +53,7 @@ static lockstep_task_creation_outside_observer outside_observer;
 /// Whether creations of threads without a context are reported (a run is in progress).
 static bool watching_outside;
 
-/// What the calling thread's creations are reported with; `NULL` while it runs no run's jobs.
-static __thread void *creation_context;
-
-/// What the probe saw on the calling thread, and the marker that makes the hook record it there.
-static char probe_marker;
+/// What the probe saw on the calling thread (while its run context says it probes).
 static __thread struct {
   bool seen;
   const void *task;
@@ -114,11 +111,13 @@ static const char *task_name(lockstep_task_option *options) {
   return NULL;
 }
 
-/// The hook's own work, around `next`: a thread-local read and, without `context`, a flag's.
+/// The hook's own work, around `next`: the run context's reads (`context` is its creation run)
+/// and, without `context`, a flag's.
 __attribute__((always_inline)) static inline lockstep_task_and_context create(
   task_create_function next, void *context, uintptr_t frame, size_t flags,
   lockstep_task_option *options, const void *result_type, void *entry, void *closure) {
-  if (__builtin_expect(context == NULL, 1)) {
+  if (__builtin_expect(context == NULL, 1)
+    && __builtin_expect(!lockstep_probing(lockstep_probing_task_creation), 1)) {
     if (__builtin_expect(!__atomic_load_n(&watching_outside, __ATOMIC_ACQUIRE), 1))
       return next(flags, options, result_type, entry, closure);
     lockstep_task_and_context result = next(flags, options, result_type, entry, closure);
@@ -133,7 +132,7 @@ __attribute__((always_inline)) static inline lockstep_task_and_context create(
   lockstep_task_and_context result = next(flags, options, result_type, entry, closure);
   // The caller still holds its reference to the task: it is alive until this call returns.
   created.task = result.task;
-  if (context == &probe_marker) {
+  if (context == NULL) {
     probe.seen = true;
     probe.task = created.task;
     probe.named = created.name != NULL;
@@ -158,8 +157,8 @@ __attribute__((weak, swiftcall)) lockstep_task_and_context swift_task_create(
     __atomic_store_n(&next_task_create, next, __ATOMIC_RELEASE);
   }
   return create(
-    next, creation_context, (uintptr_t)__builtin_frame_address(0), flags, options, result_type, entry,
-    closure);
+    next, lockstep_thread.context.creation_run, (uintptr_t)__builtin_frame_address(0), flags, options,
+    result_type, entry, closure);
 }
 
 bool lockstep_task_creation_interposable(void) { return true; }
@@ -176,20 +175,19 @@ void lockstep_task_creation_watch_outside(bool watch) {
   __atomic_store_n(&watching_outside, watch, __ATOMIC_RELEASE);
 }
 
-void *lockstep_task_creation_enter(void *context) {
-  void *previous = creation_context;
-  creation_context = context;
-  return previous;
-}
+/// What the task-creation probe sets: no run's, probing.
+static const lockstep_run_context creation_probe = {
+  .creation_run = NULL, .probes = lockstep_probing_task_creation};
 
-void *lockstep_task_creation_probe_begin(void) {
+void lockstep_task_creation_probe_begin(lockstep_run_context *saved) {
   memset(&probe, 0, sizeof probe);
-  return lockstep_task_creation_enter(&probe_marker);
+  lockstep_run_context_swap_in(
+    &creation_probe, lockstep_run_context_creation_run | lockstep_run_context_probes, saved);
 }
 
 bool lockstep_task_creation_probe_end(
-  void *previous, const void *task, const char *name, const void *image) {
-  creation_context = previous;
+  const lockstep_run_context *saved, const void *task, const char *name, const void *image) {
+  lockstep_run_context_swap_out(saved, lockstep_run_context_creation_run | lockstep_run_context_probes);
   if (!probe.seen || probe.task != task) return false;
   if ((name != NULL) != probe.named || (name && strcmp(name, probe.name) != 0)) return false;
   Dl_info caller, expected;
@@ -210,7 +208,7 @@ static task_create_function measured_runtime = measure_runtime;
 
 uintptr_t lockstep_task_creation_measure_hook(size_t flags) {
   task_create_function next = __atomic_load_n(&measured_runtime, __ATOMIC_ACQUIRE);
-  void *context = creation_context;
+  void *context = lockstep_thread.context.creation_run;
   if (context != NULL) return 0;
   return (uintptr_t)create(
     next, context, (uintptr_t)__builtin_frame_address(0), flags, NULL, NULL, NULL, NULL)
@@ -234,16 +232,11 @@ void lockstep_task_creation_set_outside_observer(lockstep_task_creation_outside_
 
 void lockstep_task_creation_watch_outside(bool watch) { (void)watch; }
 
-void *lockstep_task_creation_enter(void *context) {
-  (void)context;
-  return 0;
-}
-
-void *lockstep_task_creation_probe_begin(void) { return 0; }
+void lockstep_task_creation_probe_begin(lockstep_run_context *saved) { (void)saved; }
 
 bool lockstep_task_creation_probe_end(
-  void *previous, const void *task, const char *name, const void *image) {
-  (void)previous, (void)task, (void)name, (void)image;
+  const lockstep_run_context *saved, const void *task, const char *name, const void *image) {
+  (void)saved, (void)task, (void)name, (void)image;
   return false;
 }
 

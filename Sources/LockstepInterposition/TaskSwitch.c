@@ -12,7 +12,7 @@
 // run), each switch notes the running task: a task queued on a busy actor runs later, inside the
 // actor's processing job, and a timeline tells that job by the tasks it ran.
 //
-// While a thread drains a run (`lockstep_actor_claims_enter`), each switch to a default actor is
+// While a thread drains a run (its run context's `claim_run`), each switch to a default actor is
 // told to the run's observer, once per actor among the last few: runs proceed side by side, and an
 // actor two of them use is theirs one after the other (ActorClaims.swift).
 //
@@ -26,6 +26,7 @@
   #include <stdlib.h>
 #endif
 
+#include "Internal/RunContext.h"
 #include "LockstepInterposition.h"
 
 #if defined(__linux__)
@@ -42,13 +43,8 @@ static __thread const lockstep_task_switch_trap *current_trap;
 /// Where the calling thread records executor switches; `NULL` when it does not.
 static __thread lockstep_task_switch_record *current_record;
 
-/// The run that claims the default actors the calling thread's jobs switch to (`NULL`: none),
-/// the observer told of each, and the last actors told, so that a task that goes back and forth
-/// between its actor and the generic executor costs a comparison per switch.
-static __thread void *claim_context;
-enum { claim_cache_size = 4 };
-static __thread const void *claimed_recently[claim_cache_size];
-static __thread unsigned claimed_next;
+/// The observer told of each default actor the calling thread's claiming run (its run context's)
+/// switches to, unless it was told lately (`lockstep_thread_context.claimed_recently`).
 static lockstep_actor_hop_observer hop_observer;
 
 typedef __attribute__((swiftcall)) const void *(*get_current_task_function)(void);
@@ -74,14 +70,15 @@ static void record_switch(lockstep_task_switch_record *record) {
 /// Tells the observer that the calling thread's run switches to the default actor `identity`,
 /// unless it told it recently.
 static void claim(void *claimer, const void *identity) {
-  for (unsigned index = 0; index < claim_cache_size; index++) {
-    if (claimed_recently[index] == identity) return;
+  lockstep_thread_context *thread = &lockstep_thread;
+  for (unsigned index = 0; index < LOCKSTEP_CLAIMED_RECENTLY; index++) {
+    if (thread->claimed_recently[index] == identity) return;
   }
   lockstep_actor_hop_observer observer = __atomic_load_n(&hop_observer, __ATOMIC_ACQUIRE);
   if (observer == NULL) return;
   observer(claimer, identity);
-  claimed_recently[claimed_next % claim_cache_size] = identity;
-  claimed_next += 1;
+  thread->claimed_recently[thread->claimed_next % LOCKSTEP_CLAIMED_RECENTLY] = identity;
+  thread->claimed_next += 1;
 }
 
 __attribute__((weak, swiftasynccall)) void swift_task_switch(
@@ -96,7 +93,7 @@ __attribute__((weak, swiftasynccall)) void swift_task_switch(
   }
   lockstep_task_switch_record *record = current_record;
   if (__builtin_expect(record != NULL, 0)) record_switch(record);
-  void *claimer = claim_context;
+  void *claimer = lockstep_thread.context.claim_run;
   // A default actor's executor has no implementation; the generic executor has no identity.
   if (claimer != NULL && identity != NULL && implementation == 0) claim(claimer, identity);
   const lockstep_task_switch_trap *trap = current_trap;
@@ -116,13 +113,6 @@ const lockstep_task_switch_trap *lockstep_task_switch_set_trap(const lockstep_ta
 
 void lockstep_task_switch_set_record(lockstep_task_switch_record *record) { current_record = record; }
 
-void *lockstep_actor_claims_enter(void *context) {
-  void *previous = claim_context;
-  claim_context = context;
-  for (unsigned index = 0; index < claim_cache_size; index++) claimed_recently[index] = NULL;
-  return previous;
-}
-
 void lockstep_actor_claims_set_observer(lockstep_actor_hop_observer observer) {
   __atomic_store_n(&hop_observer, observer, __ATOMIC_RELEASE);
 }
@@ -137,11 +127,6 @@ const lockstep_task_switch_trap *lockstep_task_switch_set_trap(const lockstep_ta
 }
 
 void lockstep_task_switch_set_record(lockstep_task_switch_record *record) { (void)record; }
-
-void *lockstep_actor_claims_enter(void *context) {
-  (void)context;
-  return 0;
-}
 
 void lockstep_actor_claims_set_observer(lockstep_actor_hop_observer observer) { (void)observer; }
 

@@ -13,7 +13,7 @@
   #include <string.h>
 #endif
 
-#include "Internal/RunOfThread.h"
+#include "Internal/RunContext.h"
 #include "Internal/NextDefinition.h"
 #include "LockstepInterposition.h"
 
@@ -40,14 +40,15 @@ static void end_thread_work(void *token) {
 static void *run_started_thread(void *context) {
   started_thread started = *(started_thread *)context;
   free(context);
-  lockstep_outside_work_enter(started.token);
+  lockstep_run_context thread = {.outside_token = started.token}, saved;
+  lockstep_run_context_swap_in(&thread, lockstep_run_context_outside_token, &saved);
   if (started.waits_for_expectations) lockstep_expectation_waiter_enter(started.token);
   void *result;
   // Ends the work however the thread ends: returning, `pthread_exit`, cancellation.
   pthread_cleanup_push(end_thread_work, started.token);
   result = started.start(started.argument);
   pthread_cleanup_pop(1);
-  lockstep_outside_work_enter(NULL);
+  lockstep_run_context_swap_out(&saved, lockstep_run_context_outside_token);
   return result;
 }
 

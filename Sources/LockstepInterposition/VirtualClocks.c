@@ -15,6 +15,7 @@
 #endif
 
 #include "Internal/NextDefinition.h"
+#include "Internal/RunContext.h"
 #include "LockstepInterposition.h"
 
 static int virtual_now_state = -1;
@@ -35,11 +36,6 @@ void lockstep_note_clock_override(void) {
 }
 
 #if defined(__linux__)
-
-/// The clocks the calling thread reads; `NULL` for the real ones. Set only around a run's job.
-/// Initial-exec: a direct thread-pointer access on every read, no `__tls_get_addr` call (the
-/// object is part of the test executable, or of a library loaded with it).
-static __thread lockstep_virtual_clocks *current_clocks __attribute__((tls_model("initial-exec")));
 
 /// A base not read yet: the clock's first read in the run reads the real clock.
 #define LOCKSTEP_BASE_UNREAD (INT64_MIN + 1)
@@ -69,7 +65,8 @@ static int64_t real_nanoseconds(clockid_t clock) {
 /// Relaxed atomics: XCTest's waiter thread reads a run's clocks while the run's thread moves them
 /// (`ExpectationWaits.c`); on x86-64 and arm64 these are plain loads and stores.
 static int64_t virtual_nanoseconds(clockid_t clock) {
-  lockstep_virtual_clocks *clocks = current_clocks;
+  // The calling thread's run context's clocks: set only around a run's job.
+  lockstep_virtual_clocks *clocks = lockstep_thread.context.clocks;
   if (__builtin_expect(clocks == NULL, 1)) return -1;
   if (clock < 0 || clock >= LOCKSTEP_CLOCK_COUNT) return -1;
   int64_t base = __atomic_load_n(&clocks->base[clock], __ATOMIC_RELAXED);
@@ -183,12 +180,6 @@ void lockstep_virtual_clocks_release(lockstep_virtual_clocks *clocks) {
     &clocks->released_at, &unset, now > 0 ? now : 1, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 }
 
-lockstep_virtual_clocks *lockstep_virtual_clocks_enter(lockstep_virtual_clocks *clocks) {
-  lockstep_virtual_clocks *previous = current_clocks;
-  current_clocks = clocks;
-  return previous;
-}
-
 #else
 
 bool lockstep_clocks_interposable(void) { return false; }
@@ -206,10 +197,5 @@ void lockstep_virtual_clocks_start(lockstep_virtual_clocks *clocks, int64_t wall
 }
 
 void lockstep_virtual_clocks_release(lockstep_virtual_clocks *clocks) { (void)clocks; }
-
-lockstep_virtual_clocks *lockstep_virtual_clocks_enter(lockstep_virtual_clocks *clocks) {
-  (void)clocks;
-  return 0;
-}
 
 #endif

@@ -50,8 +50,10 @@ func taskCreationCase(quick: Bool) -> BenchmarkCase {
     } _: {
       for _ in 0..<runs {
         _ = try await runDeterministically {
-          let previous = lockstep_task_creation_enter(nil)
-          defer { lockstep_task_creation_enter(previous) }
+          var none = lockstep_run_context()
+          var saved = lockstep_run_context()
+          lockstep_run_context_enter(&none, .creation_run, &saved)
+          defer { lockstep_run_context_leave(&saved, .creation_run) }
           await createAndAwait(inRun)
         }
       }

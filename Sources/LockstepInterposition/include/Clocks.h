@@ -1,5 +1,5 @@
 // The clocks a deterministic run makes virtual on the threads that run its jobs (`VirtualClocks.c`),
-// and what a run asks of them.
+// and what a run asks of them; a thread reads the clocks of its run context (`RunContext.h`).
 #ifndef LOCKSTEP_CLOCKS_H
 #define LOCKSTEP_CLOCKS_H
 
@@ -40,10 +40,6 @@ static inline void lockstep_virtual_clocks_set_elapsed(lockstep_virtual_clocks *
 /// blocked in a wait) reads them moving on in real time from where they stand, so that its own
 /// timeouts pass.
 void lockstep_virtual_clocks_release(lockstep_virtual_clocks *clocks);
-
-/// Makes the calling thread read `clocks` (or the real clocks, for `NULL`); returns what it read
-/// before.
-lockstep_virtual_clocks *lockstep_virtual_clocks_enter(lockstep_virtual_clocks *clocks);
 
 /// The real reading of `clock` in nanoseconds, whatever the calling thread reads; -1 on error.
 int64_t lockstep_real_clock_nanoseconds(int clock);

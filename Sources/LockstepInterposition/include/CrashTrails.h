@@ -1,15 +1,7 @@
-// Which exploration's crash trail a thread records into (`CrashTrails.c`).
+// The exploration whose schedule began last, for a crash on a thread that runs none
+// (`CrashTrails.c`); a thread's own trail is in its run context (`RunContext.h`).
 #ifndef LOCKSTEP_CRASH_TRAILS_H
 #define LOCKSTEP_CRASH_TRAILS_H
-
-
-
-/// Makes `trail` the crash trail the calling thread records into (`NULL`: none); returns the one it
-/// had (`CrashTrails.c`).
-void *lockstep_crash_trail_enter(void *trail);
-
-/// The calling thread's crash trail, or `NULL`.
-void *lockstep_crash_trail_current(void);
 
 /// Remembers `trail` as the one whose schedule began last.
 void lockstep_crash_trail_set_last(void *trail);

@@ -4,6 +4,7 @@
 #ifndef LOCKSTEP_DISPATCH_H
 #define LOCKSTEP_DISPATCH_H
 
+#include "RunContext.h"
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -32,12 +33,12 @@ typedef bool (*lockstep_main_queue_outside_observer)(void *token, void *block, b
 void lockstep_main_queue_set_outside_observer(lockstep_main_queue_outside_observer observer);
 
 /// Starts the probe on the calling thread: main-queue blocks it queues are counted, and go on to
-/// the main queue; it runs no run's jobs meanwhile. Returns the run to hand to
+/// the main queue; it runs no run's jobs meanwhile. Keeps the thread's run context in `saved`, for
 /// `lockstep_main_queue_probe_end`.
-void *lockstep_main_queue_probe_begin(void);
+void lockstep_main_queue_probe_begin(lockstep_run_context *saved);
 
-/// Ends the probe, restoring the thread's run: how many main-queue blocks it saw.
-int lockstep_main_queue_probe_end(void *previous);
+/// Ends the probe, restoring the thread's run context: how many main-queue blocks it saw.
+int lockstep_main_queue_probe_end(const lockstep_run_context *saved);
 
 /// What outside work of a run is: a block a run's job (or its outside work) queued for a queue
 /// other than the main queue, or a thread it started.

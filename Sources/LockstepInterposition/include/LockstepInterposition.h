@@ -9,7 +9,7 @@
 #include "BlockingWaits.h"
 #include "Clocks.h"
 #include "CrashTrails.h"
-#include "RunOfThread.h"
+#include "RunContext.h"
 #include "Dispatch.h"
 #include "ExpectationWaits.h"
 #include "Locks.h"

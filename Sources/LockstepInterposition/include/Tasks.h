@@ -3,6 +3,7 @@
 #ifndef LOCKSTEP_TASKS_H
 #define LOCKSTEP_TASKS_H
 
+#include "RunContext.h"
 #include <stdbool.h>
 #include <stdint.h>
 #include <stddef.h>
@@ -21,8 +22,8 @@ typedef struct lockstep_created_task {
   uintptr_t callers[LOCKSTEP_CREATION_FRAMES];
 } lockstep_created_task;
 
-/// Receives the task creations of a thread that set a context (`lockstep_task_creation_enter`),
-/// during the creating call.
+/// Receives the task creations of a thread whose run context names a creation run
+/// (`lockstep_run_context.creation_run`, passed as `context`), during the creating call.
 typedef void (*lockstep_task_creation_observer)(void *context, const lockstep_created_task *task);
 
 /// Whether this build defines `swift_task_create` (Linux). Whether the definition is the one task
@@ -42,18 +43,14 @@ void lockstep_task_creation_set_outside_observer(lockstep_task_creation_outside_
 /// run in progress must tell the tasks created outside it from its own.
 void lockstep_task_creation_watch_outside(bool watch);
 
-/// Makes the calling thread report the tasks it creates with `context` (`NULL`: report none);
-/// returns the context it had.
-void *lockstep_task_creation_enter(void *context);
-
 /// Starts the probe on the calling thread: the next task it creates is recorded, not reported.
-/// Returns the context to hand to `lockstep_task_creation_probe_end`.
-void *lockstep_task_creation_probe_begin(void);
+/// Keeps the thread's run context in `saved`, for `lockstep_task_creation_probe_end`.
+void lockstep_task_creation_probe_begin(lockstep_run_context *saved);
 
 /// Ends the probe: whether the task it recorded is `task`, named `name` (`NULL`: no name), and
-/// was created by code in the image that holds `image`. Restores the thread's context.
+/// was created by code in the image that holds `image`. Restores the thread's run context.
 bool lockstep_task_creation_probe_end(
-  void *previous, const void *task, const char *name, const void *image);
+  const lockstep_run_context *saved, const void *task, const char *name, const void *image);
 
 /// Where the executor switches of a thread go while a trap is set on it (`TaskSwitch.c`): to the
 /// executor `identity`/`implementation` (a `SerialExecutorRef`) for each switch that
@@ -84,12 +81,9 @@ typedef struct lockstep_task_switch_record {
 /// Records the calling thread's executor switches in `record` (`NULL`: stops recording).
 void lockstep_task_switch_set_record(lockstep_task_switch_record *record);
 
-/// Told, on the switching thread, that the run `context` switches to the default actor `actor`.
+/// Told, on the switching thread, that the run `context` (the claiming run of its run context,
+/// `lockstep_run_context.claim_run`) switches to the default actor `actor`.
 typedef void (*lockstep_actor_hop_observer)(void *context, const void *actor);
-
-/// Makes the calling thread's switches to default actors go to the observer with `context` (the
-/// run it drains; `NULL`: none); returns the context it had.
-void *lockstep_actor_claims_enter(void *context);
 
 /// Sets the observer of switches to default actors (`TaskSwitch.c`).
 void lockstep_actor_claims_set_observer(lockstep_actor_hop_observer observer);

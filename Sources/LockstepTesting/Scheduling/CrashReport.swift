@@ -136,14 +136,6 @@ enum CrashReport {
         }
       }
 
-      /// Runs `body`, a stretch of draining a schedule of this trail's exploration, with a crash
-      /// on this thread writing this trail.
-      @inline(__always)
-      func recording<T>(_ body: () -> T) -> T {
-        let previous = lockstep_crash_trail_enter(address)
-        defer { lockstep_crash_trail_enter(previous) }
-        return body()
-      }
     }
 
     // Indices into a trail's `state`.
@@ -161,7 +153,7 @@ enum CrashReport {
 
     /// The trail a crash on this thread writes: the thread's schedule's, or the schedule begun last.
     private static var crashingTrail: Trail? {
-      let pointer = lockstep_crash_trail_current() ?? lockstep_crash_trail_last()
+      let pointer = lockstep_run_context_current().pointee.crash_trail ?? lockstep_crash_trail_last()
       return pointer?.assumingMemoryBound(to: Trail.self).pointee
     }
 

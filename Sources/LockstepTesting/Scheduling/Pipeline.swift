@@ -4,7 +4,7 @@
 //    `ScheduledJob` (`enqueueInRun`, Runtime/Executors/LockstepExecutors.swift, installed by
 //    Runtime/Executors/RuntimeHooks.swift); a sleep goes the same way (`scheduleInRun`).
 // 2. Route: which run, if any, is asked (`ActiveRuns.runToAsk` over `JobRouter.runToAsk`,
-//    Runtime/Routing/): the run this thread drains (Runtime/Routing/DrainingRun.swift), or the run
+//    Runtime/Routing/): the run this thread drains (its run context, Runtime/Routing/RunContext.swift), or the run
 //    that owns the job's task; otherwise the platform's executors take it.
 // 3. Admit: the run's shell takes it (`DeterministicRun.enqueue`,
 //    Runtime/Drain/DeterministicRun/DeterministicRun.swift), and its state machine stores it,
@@ -33,7 +33,7 @@
 //    (Run/RunState/RunState+OutsideWork.swift) counts it in flight: virtual time stands still.
 // 3. Queue: libdispatch's `dispatch_async_f` queues it with `run_outside_block` (OutsideBlocks.c).
 // 4. Run: `run_outside_block` runs it on the thread its queue chose, the thread's outside token
-//    set (LockstepInterposition/RunOfThread.c): blocks and threads it starts are the run's too.
+//    set in its run context (LockstepInterposition/RunContext.c): blocks and threads it starts are the run's too.
 // 5. End: `lockstep_outside_work_end`, then `OutsideWorkTracking.Token.end` and
 //    `RunState.endOutsideWork`, which wakes the drain (and a `queue.sync` parked behind it).
 // 6. Time moves on: `RunState.next` waits at `nextWaitForTimeHolders` while outside work is in

@@ -309,13 +309,7 @@ enum ParkedJobs {
   /// starts, a semaphore it signals) is Lockstep's own, not the run's, and this thread is not the
   /// run's drain thread meanwhile.
   static func outsideRun<T>(_ body: () -> T) -> T {
-    let run = lockstep_current_run_enter(nil)
-    let outside = lockstep_outside_work_enter(nil)
-    defer {
-      lockstep_outside_work_enter(outside)
-      lockstep_current_run_enter(run)
-    }
-    return DrainingRun.without(body)
+    RunContext.with(lockstep_run_context(), [.drained_run, .run, .outside_token], body)
   }
 
   /// The report lines of a job parked in `call` with its thread's stack at `frames` (return

@@ -17,15 +17,9 @@ enum MainQueueHandOff {
   /// Whether runs take their main-queue blocks: the probe passed.
   static let isInEffect: Bool = probe()
 
-  /// Runs `body`, a stretch of `run`'s draining on this thread, with `run` as the thread's current
-  /// run (`RunOfThread.h`): the stand-ins take the main-queue blocks of its jobs, and their waits,
-  /// lock calls and run loops, to it.
-  static func observing<T>(_ run: DeterministicRun, _ body: () -> T) -> T {
-    guard isInEffect else { return body() }
-    let previous = lockstep_current_run_enter(Unmanaged.passUnretained(run).toOpaque())
-    defer { lockstep_current_run_enter(previous) }
-    return body()
-  }
+  // While it is, a stretch of a run's draining names the run as its thread's run (`RunContext`):
+  // the stand-ins take the main-queue blocks of its jobs, and their waits, lock calls and run
+  // loops, to it.
 
   /// Queues blocks on the main queue and another from this thread and checks what the stand-ins saw.
   private static func probe() -> Bool {
@@ -56,9 +50,10 @@ enum MainQueueHandOff {
 
   /// How many main-queue blocks the stand-ins saw `queue` queue on this thread.
   private static func seen(_ queue: () -> Void) -> Int32 {
-    let previous = lockstep_main_queue_probe_begin()
+    var saved = lockstep_run_context()
+    lockstep_main_queue_probe_begin(&saved)
     queue()
-    return lockstep_main_queue_probe_end(previous)
+    return lockstep_main_queue_probe_end(&saved)
   }
 
   /// Starts the task that runs `block` on the main actor, after `delay` of the run's time. Called

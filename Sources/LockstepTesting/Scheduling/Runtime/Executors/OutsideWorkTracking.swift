@@ -67,7 +67,7 @@ enum OutsideWorkTracking {
   /// loop, a waiter's thread) long after it delivered what the run waited for. Blocks on queues
   /// count until they return.
   static func resumed(_ run: DeterministicRun) {
-    guard let current = lockstep_outside_work_current() else { return }
+    guard let current = RunContext.here.pointee.outside_token else { return }
     let token = Unmanaged<Token>.fromOpaque(current).takeUnretainedValue()
     if token.kind == .thread || token.kind == .expectationWaiter, token.run === run { token.end() }
   }

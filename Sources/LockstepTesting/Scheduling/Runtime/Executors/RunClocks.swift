@@ -25,9 +25,9 @@ struct RunClocks {
   @inline(__always)
   func reading(at elapsed: Int64, _ body: () -> Void) {
     lockstep_virtual_clocks_set_elapsed(storage, elapsed)
-    let previous = lockstep_virtual_clocks_enter(storage)
-    body()
-    lockstep_virtual_clocks_enter(previous)
+    var context = lockstep_run_context()
+    context.clocks = storage
+    RunContext.with(context, .clocks, body)
   }
 
   /// Lets the clocks go, the run being over: a thread of the run still reading them (a job given
@@ -51,9 +51,7 @@ enum RealTime {
   /// Reads a clock in real time.
   @inline(__always)
   static func reading<T>(_ read: () throws -> T) rethrows -> T {
-    let previous = lockstep_virtual_clocks_enter(nil)
-    defer { lockstep_virtual_clocks_enter(previous) }
-    return try read()
+    try RunContext.with(lockstep_run_context(), .clocks, read)
   }
 
   /// Now, on the continuous clock.

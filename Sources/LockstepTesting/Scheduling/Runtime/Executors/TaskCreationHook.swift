@@ -15,20 +15,11 @@ enum TaskCreationHook {
   /// Whether runs observe the tasks they create: the probe passed.
   static let isInEffect: Bool = probe()
 
-  /// Runs `body`, a stretch of `run`'s draining on this thread, observing the tasks it creates.
-  static func observing<T>(_ run: DeterministicRun, _ body: () -> T) -> T {
-    guard isInEffect else { return body() }
-    let previous = lockstep_task_creation_enter(Unmanaged.passUnretained(run).toOpaque())
-    defer { lockstep_task_creation_enter(previous) }
-    return body()
-  }
-
-  /// Runs `body` without reporting the tasks it creates on this thread to the run it drains.
+  /// Runs `body` without reporting the tasks it creates on this thread to the run it drains (a
+  /// stretch of draining names the run as its thread's creation run, `RunContext`).
   static func unobserved<T>(_ body: () -> T) -> T {
     guard isInEffect else { return body() }
-    let previous = lockstep_task_creation_enter(nil)
-    defer { lockstep_task_creation_enter(previous) }
-    return body()
+    return RunContext.with(lockstep_run_context(), .creation_run, body)
   }
 
   /// Makes the hook report the tasks that threads not draining a run create (`true` while a run
@@ -61,13 +52,14 @@ enum TaskCreationHook {
 
   /// Whether the hook recorded the task `create` makes, named `name`, created by this module.
   private static func seen(named name: String?, _ create: () -> Task<Void, Never>) -> Bool {
-    let previous = lockstep_task_creation_probe_begin()
+    var saved = lockstep_run_context()
+    lockstep_task_creation_probe_begin(&saved)
     let task = create()
     let address = unsafeBitCast(task, to: UnsafeRawPointer.self)
     if let name {
-      return name.withCString { lockstep_task_creation_probe_end(previous, address, $0, #dsohandle) }
+      return name.withCString { lockstep_task_creation_probe_end(&saved, address, $0, #dsohandle) }
     }
-    return lockstep_task_creation_probe_end(previous, address, nil, #dsohandle)
+    return lockstep_task_creation_probe_end(&saved, address, nil, #dsohandle)
   }
 }
 

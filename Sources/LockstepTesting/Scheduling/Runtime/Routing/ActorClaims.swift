@@ -11,7 +11,8 @@ import LockstepInterposition
 /// The decisions are ``Registry``'s, pure; `ActorClaimsTests` checks them, and
 /// `ParallelRunsTests` runs that share an actor.
 enum ActorClaims {
-  /// Starts telling this process's switches to default actors to the runs, once.
+  /// Starts telling this process's switches to default actors to the runs, once: a stretch of a
+  /// run's draining names the run as its thread's claiming run (`RunContext`).
   static let installed: Void = {
     lockstep_actor_claims_set_observer { context, actor in
       guard let context, let actor else { return }
@@ -19,16 +20,6 @@ enum ActorClaims {
       ActorClaims.switched(run, to: actor)
     }
   }()
-
-  /// Runs `body`, a stretch of `run`'s draining on this thread, with the switches of its jobs to
-  /// default actors claiming them for `run`.
-  @inline(__always)
-  static func claiming<T>(for run: DeterministicRun, _ body: () -> T) -> T {
-    _ = installed
-    let previous = lockstep_actor_claims_enter(Unmanaged.passUnretained(run).toOpaque())
-    defer { lockstep_actor_claims_enter(previous) }
-    return body()
-  }
 
   /// A job of `run` switches to `actor` on this thread.
   private static func switched(_ run: DeterministicRun, to actor: UnsafeRawPointer) {

@@ -70,15 +70,34 @@ extension DeterministicRun {
     // No job holds a lock of the runtime as a stretch begins (a lock is let go in the job that
     // took it): a count the thread kept from other code starts again at zero.
     lockstep_locks_job_starts()
-    func drain() -> T {
-      DrainingRun.with(self) {
-        ActorClaims.claiming(for: self) {
-          TaskCreationHook.observing(self) { MainQueueHandOff.observing(self, body) }
-        }
-      }
+    _ = ActorClaims.installed
+    let (context, fields) = drainContext()
+    return RunContext.with(context, fields, body)
+  }
+
+  /// This thread's run context while it drains the run: the run it drains, whose jobs' switches to
+  /// default actors claim them (``ActorClaims``); the run told of the tasks it creates and of its
+  /// stand-ins' calls, where ``TaskCreationHook`` and ``MainQueueHandOff`` are in effect; the crash
+  /// trail a crash writes, exploring.
+  private func drainContext() -> (lockstep_run_context, lockstep_run_context_fields) {
+    let run = RunContext.naming(self)
+    var context = lockstep_run_context()
+    var fields: lockstep_run_context_fields = [.drained_run, .claim_run]
+    context.drained_run = run
+    context.claim_run = run
+    if TaskCreationHook.isInEffect {
+      fields.insert(.creation_run)
+      context.creation_run = run
     }
-    guard let crashTrail else { return drain() }
-    return crashTrail.recording(drain)
+    if MainQueueHandOff.isInEffect {
+      fields.insert(.run)
+      context.run = run
+    }
+    if let crashTrail {
+      fields.insert(.crash_trail)
+      context.crash_trail = UnsafeMutableRawPointer(crashTrail.address)
+    }
+    return (context, fields)
   }
 
   /// Runs one job of the run on this thread, reading the run's clocks at `now`; a main-actor job
