@@ -11,7 +11,6 @@
   #define _GNU_SOURCE
   #include <dlfcn.h>
   #include <errno.h>
-  #include <execinfo.h>
   #include <pthread.h>
   #include <string.h>
 #endif
@@ -297,10 +296,6 @@ void lockstep_locks_set_observer(lockstep_lock_observer observer) {
 
 void lockstep_locks_job_starts(void) { system_locks_held = 0; }
 
-int lockstep_return_addresses(uintptr_t *addresses, int capacity) {
-  return backtrace((void **)addresses, capacity);
-}
-
 void lockstep_locks_probe(bool on) { probing = on; }
 
 void lockstep_private_mutex_lock(void *mutex) { lock_function()((pthread_mutex_t *)mutex); }
@@ -329,11 +324,6 @@ bool lockstep_private_condition_timed_wait(void *condition, void *mutex, int64_t
 
 void lockstep_locks_set_observer(lockstep_lock_observer observer) { (void)observer; }
 void lockstep_locks_job_starts(void) {}
-int lockstep_return_addresses(uintptr_t *addresses, int capacity) {
-  (void)addresses;
-  (void)capacity;
-  return 0;
-}
 void lockstep_locks_probe(bool on) { (void)on; }
 void lockstep_private_mutex_lock(void *mutex) { pthread_mutex_lock((pthread_mutex_t *)mutex); }
 void lockstep_private_mutex_unlock(void *mutex) { pthread_mutex_unlock((pthread_mutex_t *)mutex); }

@@ -24,6 +24,7 @@
 #endif
 
 #include "BenchHooks.h"
+#include "Internal/FrameRecords.h"
 #include "Internal/RunContext.h"
 #include "LockstepInterposition.h"
 
@@ -62,46 +63,10 @@ static __thread struct {
   uintptr_t caller;
 } probe;
 
-/// The calling thread's stack, looked up once per thread: frames are read only inside it.
-static __thread uintptr_t stack_low;
-static __thread uintptr_t stack_high;
-
-static bool stack_bounds(uintptr_t *low, uintptr_t *high) {
-  if (stack_high == 0) {
-    stack_high = 1;
-    pthread_attr_t attributes;
-    if (pthread_getattr_np(pthread_self(), &attributes) == 0) {
-      void *start;
-      size_t size;
-      if (pthread_attr_getstack(&attributes, &start, &size) == 0) {
-        stack_low = (uintptr_t)start;
-        stack_high = (uintptr_t)start + size;
-      }
-      pthread_attr_destroy(&attributes);
-    }
-  }
-  *low = stack_low;
-  *high = stack_high;
-  return stack_high > stack_low;
-}
-
-/// The return addresses of the frames above `frame`, innermost first, by their frame records
-/// (`{caller's frame, return address}`; Swift code keeps frame pointers). An asynchronous frame
-/// marks its caller's frame pointer with bit 60.
+/// The return addresses of the frames above `frame`, innermost first, zero where there are fewer.
 __attribute__((noinline)) static void read_callers(uintptr_t frame, uintptr_t *callers) {
   for (int index = 0; index < LOCKSTEP_CREATION_FRAMES; index++) callers[index] = 0;
-  callers[0] = ((uintptr_t *)frame)[1];
-#if defined(__x86_64__) || defined(__aarch64__)
-  uintptr_t low, high;
-  if (!stack_bounds(&low, &high)) return;
-  for (int index = 1; index < LOCKSTEP_CREATION_FRAMES; index++) {
-    uintptr_t next = ((uintptr_t *)frame)[0] & ~((uintptr_t)1 << 60);
-    if (next <= frame || next % sizeof(uintptr_t) != 0 || next < low || next + 2 * sizeof(uintptr_t) > high)
-      return;
-    frame = next;
-    callers[index] = ((uintptr_t *)frame)[1];
-  }
-#endif
+  lockstep_frame_record_callers(frame, callers, LOCKSTEP_CREATION_FRAMES);
 }
 
 static const char *task_name(lockstep_task_option *options) {

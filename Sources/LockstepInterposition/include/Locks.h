@@ -45,10 +45,6 @@ void lockstep_locks_job_starts(void);
 /// witnesses call the C library from: those callers are looked past (`LockCalls.c`).
 void lockstep_locks_probe(bool on);
 
-/// The calling thread's return addresses, innermost first, at most `capacity` (Linux; 0
-/// elsewhere): cheaper than Foundation's, which boxes each.
-int lockstep_return_addresses(uintptr_t *addresses, int capacity);
-
 /// The C library's `pthread_mutex_lock` itself, for Lockstep's own locks: never a scheduling point.
 void lockstep_private_mutex_lock(void *mutex);
 

@@ -7,6 +7,7 @@
 #define LOCKSTEP_INTERPOSITION_H
 
 #include "BlockingWaits.h"
+#include "CallStacks.h"
 #include "Clocks.h"
 #include "CrashTrails.h"
 #include "RunContext.h"

@@ -81,10 +81,7 @@ extension DeterministicRun {
 
   /// Parks the running job's thread as wait `id` until the run resumes it (`true`) or is over.
   private func parkAtLock(_ id: UInt64) -> Bool {
-    let frames = [UInt](unsafeUninitializedCapacity: 32) { buffer, count in
-      count = Int(lockstep_return_addresses(buffer.baseAddress, 32))
-    }
-    let thread = ParkedThread(waitOn: nil, frames: frames)
+    let thread = ParkedThread(waitOn: nil, frames: ParkedThread.stackHere())
     parkedThreads.withLock { $0[id] = thread }
     let fields = handTurnOn()
     let message = ParkedJobs.outsideRun { thread.slot.wait() }

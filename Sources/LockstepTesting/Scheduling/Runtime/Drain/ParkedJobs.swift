@@ -79,7 +79,7 @@ extension DeterministicRun {
     let holdsMainActor = MainActorAccess.isHeldHere
     let serves = kind == .runLoop && holdsMainActor
     let thread = ParkedThread(
-      waitOn: waitOn, frames: Thread.callStackReturnAddresses.map { $0.uintValue },
+      waitOn: waitOn, frames: ParkedThread.stackHere(),
       servant: serves ? DispatchSemaphore(value: 0) : nil)
     let acting = taskRunningInJob()
     guard

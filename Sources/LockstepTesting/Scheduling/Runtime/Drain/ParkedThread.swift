@@ -20,6 +20,13 @@ final class ParkedThread: Sendable {
     self.servant = servant
   }
 
+  /// The return addresses of the calling thread's stack, for ``frames``.
+  static func stackHere() -> [UInt] {
+    [UInt](unsafeUninitializedCapacity: 32) { buffer, count in
+      count = Int(lockstep_return_addresses(buffer.baseAddress, 32))
+    }
+  }
+
   /// Whether the run ended its wait.
   var isWoken: Bool { woken.withLock { $0 } }
 
