@@ -266,14 +266,16 @@ private func runModelComparison(seed: UInt64, operations: Int) -> String? {
 
 @Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct TestClockStateTests {
-  @Test func modelBasedRandomOperationsMatchTheReference() {
-    let seed = randomTestSeed()
-    let operations = 100_000
-    print(
-      "TestClockState model-based test: \(operations) operations, seed \(seed) (replay: LOCKSTEP_SEED=\(seed))"
-    )
-    let divergence = runModelComparison(seed: seed, operations: operations)
-    #expect(divergence == nil, "replay with LOCKSTEP_SEED=\(seed)")
+  @Test func modelBasedRandomOperationsMatchTheReference() async {
+    await onAThreadOfItsOwn {
+      let seed = randomTestSeed()
+      let operations = 100_000
+      print(
+        "TestClockState model-based test: \(operations) operations, seed \(seed) (replay: LOCKSTEP_SEED=\(seed))"
+      )
+      let divergence = runModelComparison(seed: seed, operations: operations)
+      #expect(divergence == nil, "replay with LOCKSTEP_SEED=\(seed)")
+    }
   }
 
   @Test func wakesInDeadlineOrderWithTiesInRegistrationOrder() {

@@ -145,47 +145,49 @@ struct LinearizabilityPropertyTests {
   /// Random small histories of a register whose reads return random values: the judge agrees
   /// with trying every order, and its witness or closest order is a valid one.
   @Test(arguments: [ConsistencyCondition.linearizability, .quiescentConsistency])
-  func agreesWithTryingEveryOrder(condition: ConsistencyCondition) {
-    var random = SplitMix64(seed: condition == .linearizability ? 0xB1 : 0xB2)
-    var verdicts = (linearizable: 0, not: 0)
-    for _ in 0..<1_500 {
-      var calls = History<RegisterOperation, Int?>()
-      var free = Array(repeating: 0, count: 3)
-      var done: Set<Int> = []  // tasks whose last call is pending
-      for _ in 0..<(1 + random.next(below: 6)) {
-        let tasks = (0..<3).filter { !done.contains($0) }
-        guard !tasks.isEmpty else { break }
-        let task = tasks[random.next(below: tasks.count)]
-        let invocation = free[task] + random.next(below: 4)
-        let operation: RegisterOperation =
-          random.next(below: 2) == 0 ? .write(1 + random.next(below: 2)) : .read
-        let id = calls.invoke(operation, task: task, at: invocation)
-        if random.next(below: 6) == 0 {
-          done.insert(task)
-        } else {
-          let response = invocation + random.next(below: 5)
-          calls.respond(to: id, with: operation == .read ? random.next(below: 3) : nil, at: response)
-          free[task] = response + 1
+  func agreesWithTryingEveryOrder(condition: ConsistencyCondition) async {
+    await onAThreadOfItsOwn {
+      var random = SplitMix64(seed: condition == .linearizability ? 0xB1 : 0xB2)
+      var verdicts = (linearizable: 0, not: 0)
+      for _ in 0..<1_500 {
+        var calls = History<RegisterOperation, Int?>()
+        var free = Array(repeating: 0, count: 3)
+        var done: Set<Int> = []  // tasks whose last call is pending
+        for _ in 0..<(1 + random.next(below: 6)) {
+          let tasks = (0..<3).filter { !done.contains($0) }
+          guard !tasks.isEmpty else { break }
+          let task = tasks[random.next(below: tasks.count)]
+          let invocation = free[task] + random.next(below: 4)
+          let operation: RegisterOperation =
+            random.next(below: 2) == 0 ? .write(1 + random.next(below: 2)) : .read
+          let id = calls.invoke(operation, task: task, at: invocation)
+          if random.next(below: 6) == 0 {
+            done.insert(task)
+          } else {
+            let response = invocation + random.next(below: 5)
+            calls.respond(to: id, with: operation == .read ? random.next(below: 3) : nil, at: response)
+            free[task] = response + 1
+          }
+        }
+        let recorded = calls
+        let precedes: (Int, Int) -> Bool =
+          condition == .linearizability
+          ? { recorded.precedes($0, $1) } : { quiescentlyPrecedes(recorded, $0, $1) }
+        let expected = bruteForceLinearizable(calls, register, precedes: precedes)
+        let verdict = LinearizabilityJudge(register, condition: condition).judge(calls)
+        #expect(verdict.isLinearizable == expected, "\(calls.calls)")
+        switch verdict {
+        case .linearizable(let witness):
+          verdicts.linearizable += 1
+          #expect(problems(of: witness, in: calls, register, complete: true, precedes: precedes).isEmpty)
+        case .notLinearizable(let closest):
+          verdicts.not += 1
+          #expect(problems(of: closest, in: calls, register, complete: false, precedes: precedes).isEmpty)
         }
       }
-      let recorded = calls
-      let precedes: (Int, Int) -> Bool =
-        condition == .linearizability
-        ? { recorded.precedes($0, $1) } : { quiescentlyPrecedes(recorded, $0, $1) }
-      let expected = bruteForceLinearizable(calls, register, precedes: precedes)
-      let verdict = LinearizabilityJudge(register, condition: condition).judge(calls)
-      #expect(verdict.isLinearizable == expected, "\(calls.calls)")
-      switch verdict {
-      case .linearizable(let witness):
-        verdicts.linearizable += 1
-        #expect(problems(of: witness, in: calls, register, complete: true, precedes: precedes).isEmpty)
-      case .notLinearizable(let closest):
-        verdicts.not += 1
-        #expect(problems(of: closest, in: calls, register, complete: false, precedes: precedes).isEmpty)
-      }
+      // Both answers came up often enough for the comparison to mean something.
+      #expect(verdicts.linearizable > 200 && verdicts.not > 200)
     }
-    // Both answers came up often enough for the comparison to mean something.
-    #expect(verdicts.linearizable > 200 && verdicts.not > 200)
   }
 
   @Test func everyLinearizableHistoryIsQuiescentlyConsistent() {

@@ -49,42 +49,46 @@ struct ShardTests {
   // MARK: Exhaustive: disjoint subtrees that together are the whole search
 
   @Test(arguments: shapes)
-  func exhaustiveShardsAreDisjointAndTogetherEverySchedule(_ shape: (Int, Int)) {
-    let (tasks, jobs) = shape
-    for bound in 0...3 {
-      let expected = bruteForce(tasks: tasks, jobs: jobs, bound: bound)
-      for count in 1...5 {
-        var seen: [[Int]: Int] = [:]
-        for shard in shards(count) {
-          let (ran, complete) = drive(
-            .exhaustive(maxPreemptions: bound), shard: shard, tasks: tasks, jobs: jobs)
-          #expect(complete == true, "\(shape), bound \(bound), shard \(shard)")
-          for schedule in ran where !schedule.findsShape { seen[schedule.order, default: 0] += 1 }
+  func exhaustiveShardsAreDisjointAndTogetherEverySchedule(_ shape: (Int, Int)) async {
+    await onAThreadOfItsOwn {
+      let (tasks, jobs) = shape
+      for bound in 0...3 {
+        let expected = bruteForce(tasks: tasks, jobs: jobs, bound: bound)
+        for count in 1...5 {
+          var seen: [[Int]: Int] = [:]
+          for shard in shards(count) {
+            let (ran, complete) = drive(
+              .exhaustive(maxPreemptions: bound), shard: shard, tasks: tasks, jobs: jobs)
+            #expect(complete == true, "\(shape), bound \(bound), shard \(shard)")
+            for schedule in ran where !schedule.findsShape { seen[schedule.order, default: 0] += 1 }
+          }
+          let twice = seen.filter { $0.value > 1 }.keys
+          #expect(twice.isEmpty, "\(shape), bound \(bound), \(count) shards: run by two shards: \(twice)")
+          #expect(
+            Set(seen.keys) == Set(expected),
+            "\(shape), bound \(bound), \(count) shards: \(seen.count) of \(expected.count) schedules")
         }
-        let twice = seen.filter { $0.value > 1 }.keys
-        #expect(twice.isEmpty, "\(shape), bound \(bound), \(count) shards: run by two shards: \(twice)")
-        #expect(
-          Set(seen.keys) == Set(expected),
-          "\(shape), bound \(bound), \(count) shards: \(seen.count) of \(expected.count) schedules")
       }
     }
   }
 
-  @Test func exhaustiveShardsShareTheWorkAndRunFewSchedulesOfOthers() {
-    // 5 tasks of 2 jobs within 1 preemption: 1,320 schedules.
-    let whole = bruteForce(tasks: 5, jobs: 2, bound: 1).count
-    #expect(whole == 1_320)
-    for count in [2, 3, 4] {
-      var own: [Int] = []
-      for shard in shards(count) {
-        let (ran, _) = drive(.exhaustive(maxPreemptions: 1), shard: shard, tasks: 5, jobs: 2)
-        own.append(ran.count { !$0.findsShape })
-        let shape = ran.count { $0.findsShape }
-        #expect(shape <= 4 * count, "shard \(shard) ran \(shape) schedules of other shards")
+  @Test func exhaustiveShardsShareTheWorkAndRunFewSchedulesOfOthers() async {
+    await onAThreadOfItsOwn {
+      // 5 tasks of 2 jobs within 1 preemption: 1,320 schedules.
+      let whole = bruteForce(tasks: 5, jobs: 2, bound: 1).count
+      #expect(whole == 1_320)
+      for count in [2, 3, 4] {
+        var own: [Int] = []
+        for shard in shards(count) {
+          let (ran, _) = drive(.exhaustive(maxPreemptions: 1), shard: shard, tasks: 5, jobs: 2)
+          own.append(ran.count { !$0.findsShape })
+          let shape = ran.count { $0.findsShape }
+          #expect(shape <= 4 * count, "shard \(shard) ran \(shape) schedules of other shards")
+        }
+        #expect(own.reduce(0, +) == whole)
+        // Each shard does about its share: none more than 1.25 times it.
+        #expect(own.allSatisfy { $0 <= 5 * whole / (4 * count) }, "\(count) shards: \(own)")
       }
-      #expect(own.reduce(0, +) == whole)
-      // Each shard does about its share: none more than 1.25 times it.
-      #expect(own.allSatisfy { $0 <= 5 * whole / (4 * count) }, "\(count) shards: \(own)")
     }
   }
 

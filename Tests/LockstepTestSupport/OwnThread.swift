@@ -1,0 +1,59 @@
+import Foundation
+
+/// Runs `work`, long CPU-bound test code, on a thread of its own, in the calling task: the
+/// cooperative pool has a thread per core (two on a two-core machine), and two such tests on it
+/// would stall every other test's tasks meanwhile, until their failure bounds fire. The task's
+/// task-locals stay, so `#expect` in `work` is the test's.
+///
+/// ```swift
+/// @Test func agreesWithTryingEveryOrder() async {
+///   await onAThreadOfItsOwn { for history in histories { #expect(judge(history) == bruteForce(history)) } }
+/// }
+/// ```
+public func onAThreadOfItsOwn<Result: Sendable>(_ work: () throws -> Result) async rethrows -> Result {
+  let executor = OwnThreadExecutor()
+  defer { executor.stop() }
+  return try await withTaskExecutorPreference(executor) { try work() }
+}
+
+/// A task executor that runs its jobs, one at a time, on one thread it starts, until stopped.
+private final class OwnThreadExecutor: TaskExecutor, @unchecked Sendable {
+  private let condition = NSCondition()
+  private var jobs: [UnownedJob] = []
+  private var stopped = false
+
+  init() {
+    let thread = Thread { [self] in serve() }
+    thread.name = "test work of its own"
+    thread.start()
+  }
+
+  func enqueue(_ job: consuming ExecutorJob) {
+    let job = UnownedJob(job)
+    condition.lock()
+    jobs.append(job)
+    condition.signal()
+    condition.unlock()
+  }
+
+  func stop() {
+    condition.lock()
+    stopped = true
+    condition.signal()
+    condition.unlock()
+  }
+
+  private func serve() {
+    while true {
+      condition.lock()
+      while jobs.isEmpty && !stopped { condition.wait() }
+      if jobs.isEmpty {
+        condition.unlock()
+        return
+      }
+      let job = jobs.removeFirst()
+      condition.unlock()
+      job.runSynchronously(on: asUnownedTaskExecutor())
+    }
+  }
+}
