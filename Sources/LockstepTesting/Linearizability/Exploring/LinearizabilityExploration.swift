@@ -241,25 +241,16 @@ struct LinearizabilityExploration<Object: Sendable, Model: Hashable & Sendable>:
     _ strategy: ExplorationStrategy, _ replays: SequentialReplays<Object, Model>,
     _ capture: FailureCapture, spent: inout Duration, tick: (Int) -> Void
   ) async throws -> ((scenario: Scenario, failure: ExplorationFailure, table: String), tried: Int) {
-    var best = found
-    var tried = 0
     let kind = Self.isNotLinearizable(found.failure)
-    var shrinking = true
-    while shrinking {
-      shrinking = false
-      for candidate in best.scenario.smaller {
-        guard tried < Self.shrinkingBudget else { return (best, tried) }
-        tried += 1
-        tick(tried)
-        let explored = try await explore(candidate, strategy, replays, capture, spent: &spent)
-        if let failure = explored.result.failure, Self.isNotLinearizable(failure) == kind {
-          best = (candidate, failure, explored.table)
-          shrinking = true
-          break
-        }
+    return try await Scenario.shrink(
+      found, scenario: \.scenario, budget: Self.shrinkingBudget, tick: tick
+    ) { candidate in
+      let explored = try await explore(candidate, strategy, replays, capture, spent: &spent)
+      guard let failure = explored.result.failure, Self.isNotLinearizable(failure) == kind else {
+        return .skip
       }
+      return .keep((candidate, failure, explored.table))
     }
-    return (best, tried)
   }
 
   /// Whether a failing schedule's results were ones no order of the calls gives.

@@ -301,24 +301,13 @@ struct LinearizabilityStress<Object: Sendable, Model: Hashable & Sendable>: Send
     _ found: (scenario: Scenario, stressed: Stressed, first: FailedRun),
     _ replays: SequentialReplays<Object, Model>, _ capture: FailureCapture, tick: (Int) -> Void
   ) async -> ((scenario: Scenario, stressed: Stressed, first: FailedRun), tried: Int) {
-    var best = found
-    var tried = 0
-    var shrinking = true
-    while shrinking {
-      shrinking = false
-      for candidate in best.scenario.smaller {
-        guard tried < Self.shrinkingBudget else { return (best, tried) }
-        tried += 1
-        tick(tried)
-        let stressed = await stress(candidate, replays, capture) { _, _ in }
-        if stressed.problem != nil || stressed.didNotFinish { return (best, tried) }
-        if let first = stressed.first, first.isNotLinearizable == found.first.isNotLinearizable {
-          best = (candidate, stressed, first)
-          shrinking = true
-          break
-        }
-      }
+    await Scenario.shrink(found, scenario: \.scenario, budget: Self.shrinkingBudget, tick: tick) {
+      candidate in
+      let stressed = await stress(candidate, replays, capture) { _, _ in }
+      if stressed.problem != nil || stressed.didNotFinish { return .stop }
+      guard let first = stressed.first, first.isNotLinearizable == found.first.isNotLinearizable
+      else { return .skip }
+      return .keep((candidate, stressed, first))
     }
-    return (best, tried)
   }
 }

@@ -42,10 +42,10 @@ enum DrainOutcome {
             + Self.actorsLeftBusy(trace)
         ] + tasks, isVirtualTime: false, scale: FailureBoundScale.current)
     case .tooManySteps(let trace, let tasks):
-      StepLimitReached(
+      QuarantinedStop.stepLimitReached(
         steps: trace.steps.count, actorsLeftBusy: Self.actorsLeftBusy(trace), tasks: tasks)
     case .stoppedBeforeCrash(let trace, let tasks):
-      StoppedBeforeCrash(
+      QuarantinedStop.stoppedBeforeCrash(
         step: trace.steps.count + 1, actorsLeftBusy: Self.actorsLeftBusy(trace), tasks: tasks)
     case .mainActorUnavailable:
       WaitTimeoutError(
@@ -68,20 +68,6 @@ enum DrainOutcome {
             + "runs go on; the thread stays where it is, and the run's tasks are quarantined"
         ] + tasks, isVirtualTime: false, scale: FailureBoundScale.current)
     }
-  }
-}
-
-/// A run that executed its step limit (exploration's `maxSteps`) without its body finishing.
-struct StepLimitReached: Error, CustomStringConvertible {
-  let steps: Int
-  var actorsLeftBusy = ""
-  /// The run's tasks as a report lists them, with where each waits.
-  var tasks: [String] = []
-
-  var description: String {
-    "The schedule ran \(steps) jobs without finishing (maxSteps): tasks keep each other busy "
-      + "forever in this order (a livelock); they are quarantined\(actorsLeftBusy)."
-      + (tasks.isEmpty ? "" : "\nTasks:" + tasks.map { "\n  - " + $0 }.joined())
   }
 }
 
