@@ -3,55 +3,64 @@
 // file and test it names exists, and every invariant a comment cites by name is a row of it.
 
 import Foundation
+import LockstepTestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(1)))
 struct InvariantsTableTests {
-  @Test func everythingTheTableNamesExists() throws {
-    let table = try InvariantsTable.read()
-    #expect(table.rows.count >= 20)
-    let sources = try SourceTree.shared()
-    for row in table.rows {
-      for name in row.named where !sources.declares(name) {
-        Issue.record(
-          "CONTRIBUTING.md, invariant “\(row.name)”: `\(name)` names nothing in Sources/ or Tests/")
-      }
-    }
-  }
-
-  @Test func everyInvariantACommentCitesIsInTheTable() throws {
-    let names = Set(try InvariantsTable.read().rows.map(\.name))
-    for file in try SourceTree.shared().files where !file.path.hasSuffix("InvariantsTableTests.swift") {
-      guard file.text.contains("invariant") else { continue }
-      for cited in file.text.matches(of: /invariant “([^”]+)”/) where !names.contains(String(cited.1)) {
-        Issue.record("\(file.path) cites invariant “\(cited.1)”, which CONTRIBUTING.md does not name")
-      }
-      if file.text.contains(/invariant \d/) {
-        Issue.record("\(file.path) cites an invariant by number: cite it by its name")
-      }
-    }
-  }
-
-  @Test func everyTestACommentCitesExists() throws {
-    let sources = try SourceTree.shared()
-    for file in sources.files where !file.path.hasSuffix("InvariantsTableTests.swift") {
-      guard file.text.contains("Tests.") else { continue }
-      for cited in file.text.matches(of: /`([A-Z][A-Za-z]*Tests\.[A-Za-z_]\w*)/) {
-        if !sources.declares(String(cited.1)) {
-          Issue.record("\(file.path) cites the test `\(cited.1)`, which does not exist")
+  @Test func everythingTheTableNamesExists() async throws {
+    try await onAThreadOfItsOwn {
+      let table = try InvariantsTable.read()
+      #expect(table.rows.count >= 20)
+      let sources = try SourceTree.shared()
+      for row in table.rows {
+        for name in row.named where !sources.declares(name) {
+          Issue.record(
+            "CONTRIBUTING.md, invariant “\(row.name)”: `\(name)` names nothing in Sources/ or Tests/")
         }
       }
     }
   }
 
-  @Test func aNameThatDoesNotExistIsFound() throws {
-    let sources = try SourceTree.shared()
-    #expect(sources.declares("JobRouter.route"))
-    #expect(sources.declares("InvariantsTableTests.aNameThatDoesNotExistIsFound"))
-    #expect(sources.declares("Routing/JobRouter.swift"))
-    #expect(!sources.declares("JobRouter.routeEverythingTwice"))
-    #expect(!sources.declares("NoSuchTests"))
-    #expect(!sources.declares("Routing/NoSuchFile.swift"))
+  @Test func everyInvariantACommentCitesIsInTheTable() async throws {
+    try await onAThreadOfItsOwn {
+      let names = Set(try InvariantsTable.read().rows.map(\.name))
+      for file in try SourceTree.shared().files where !file.path.hasSuffix("InvariantsTableTests.swift") {
+        guard file.text.contains("invariant") else { continue }
+        for cited in file.text.matches(of: /invariant “([^”]+)”/) where !names.contains(String(cited.1)) {
+          Issue.record("\(file.path) cites invariant “\(cited.1)”, which CONTRIBUTING.md does not name")
+        }
+        if file.text.contains(/invariant \d/) {
+          Issue.record("\(file.path) cites an invariant by number: cite it by its name")
+        }
+      }
+    }
+  }
+
+  @Test func everyTestACommentCitesExists() async throws {
+    try await onAThreadOfItsOwn {
+      let sources = try SourceTree.shared()
+      for file in sources.files where !file.path.hasSuffix("InvariantsTableTests.swift") {
+        guard file.text.contains("Tests.") else { continue }
+        for cited in file.text.matches(of: /`([A-Z][A-Za-z]*Tests\.[A-Za-z_]\w*)/) {
+          if !sources.declares(String(cited.1)) {
+            Issue.record("\(file.path) cites the test `\(cited.1)`, which does not exist")
+          }
+        }
+      }
+    }
+  }
+
+  @Test func aNameThatDoesNotExistIsFound() async throws {
+    try await onAThreadOfItsOwn {
+      let sources = try SourceTree.shared()
+      #expect(sources.declares("JobRouter.route"))
+      #expect(sources.declares("InvariantsTableTests.aNameThatDoesNotExistIsFound"))
+      #expect(sources.declares("Routing/JobRouter.swift"))
+      #expect(!sources.declares("JobRouter.routeEverythingTwice"))
+      #expect(!sources.declares("NoSuchTests"))
+      #expect(!sources.declares("Routing/NoSuchFile.swift"))
+    }
   }
 }
 

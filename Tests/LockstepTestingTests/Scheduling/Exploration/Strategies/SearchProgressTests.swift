@@ -34,23 +34,25 @@ private func search(
 @Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct SearchProgressTests {
   @Test(arguments: [(0, 3, 2), (1, 3, 3), (2, 2, 4), (1, 4, 2)])
-  func theSubtreesLeftNeverExceedTheSchedulesLeft(maxPreemptions: Int, tasks: Int, jobs: Int) {
-    let all = search(maxPreemptions: maxPreemptions, tasks: tasks, jobs: jobs)
-    #expect(all.complete && all.ran > 2)
-    for limit in 1..<all.ran {
-      let stopped = search(maxPreemptions: maxPreemptions, limit: limit, tasks: tasks, jobs: jobs)
-      #expect(!stopped.complete && stopped.ran == limit)
-      guard let progress = stopped.progress else {
-        Issue.record("no progress after \(limit) of \(all.ran) schedules")
-        continue
+  func theSubtreesLeftNeverExceedTheSchedulesLeft(maxPreemptions: Int, tasks: Int, jobs: Int) async {
+    await onAThreadOfItsOwn {
+      let all = search(maxPreemptions: maxPreemptions, tasks: tasks, jobs: jobs)
+      #expect(all.complete && all.ran > 2)
+      for limit in 1..<all.ran {
+        let stopped = search(maxPreemptions: maxPreemptions, limit: limit, tasks: tasks, jobs: jobs)
+        #expect(!stopped.complete && stopped.ran == limit)
+        guard let progress = stopped.progress else {
+          Issue.record("no progress after \(limit) of \(all.ran) schedules")
+          continue
+        }
+        // A lower bound: every untried subtree holds a schedule not run yet.
+        #expect((1...(all.ran - limit)).contains(progress.subtreesLeft), "limit \(limit)")
+        #expect(progress.estimatedSchedules > limit, "limit \(limit)")
       }
-      // A lower bound: every untried subtree holds a schedule not run yet.
-      #expect((1...(all.ran - limit)).contains(progress.subtreesLeft), "limit \(limit)")
-      #expect(progress.estimatedSchedules > limit, "limit \(limit)")
+      // One schedule short of the end, exactly one is left.
+      let last = search(maxPreemptions: maxPreemptions, limit: all.ran - 1, tasks: tasks, jobs: jobs)
+      #expect(last.progress?.subtreesLeft == 1)
     }
-    // One schedule short of the end, exactly one is left.
-    let last = search(maxPreemptions: maxPreemptions, limit: all.ran - 1, tasks: tasks, jobs: jobs)
-    #expect(last.progress?.subtreesLeft == 1)
   }
 
   @Test func theEstimateIsExactWhenEverySubtreeIsShapedLikeThePathAndNearOtherwise() {
