@@ -3,7 +3,8 @@ import Foundation
 /// Runs `work`, long CPU-bound test code, on a thread of its own, in the calling task: the
 /// cooperative pool has a thread per core (two on a two-core machine), and two such tests on it
 /// would stall every other test's tasks meanwhile, until their failure bounds fire. The task's
-/// task-locals stay, so `#expect` in `work` is the test's.
+/// task-locals stay, so `#expect` in `work` is the test's. One thread serves every such test, one
+/// at a time: the machine's cores stay shared between them and the rest of the suite.
 ///
 /// ```swift
 /// @Test func agreesWithTryingEveryOrder() async {
@@ -11,18 +12,17 @@ import Foundation
 /// }
 /// ```
 public func onAThreadOfItsOwn<Result: Sendable>(_ work: () throws -> Result) async rethrows -> Result {
-  let executor = OwnThreadExecutor()
-  defer { executor.stop() }
-  return try await withTaskExecutorPreference(executor) { try work() }
+  try await withTaskExecutorPreference(OwnThreadExecutor.shared) { try work() }
 }
 
-/// A task executor that runs its jobs, one at a time, on one thread it starts, until stopped.
+/// A task executor that runs its jobs, one at a time, on one thread it starts.
 private final class OwnThreadExecutor: TaskExecutor, @unchecked Sendable {
+  static let shared = OwnThreadExecutor()
+
   private let condition = NSCondition()
   private var jobs: [UnownedJob] = []
-  private var stopped = false
 
-  init() {
+  private init() {
     let thread = Thread { [self] in serve() }
     thread.name = "test work of its own"
     thread.start()
@@ -36,21 +36,10 @@ private final class OwnThreadExecutor: TaskExecutor, @unchecked Sendable {
     condition.unlock()
   }
 
-  func stop() {
-    condition.lock()
-    stopped = true
-    condition.signal()
-    condition.unlock()
-  }
-
   private func serve() {
     while true {
       condition.lock()
-      while jobs.isEmpty && !stopped { condition.wait() }
-      if jobs.isEmpty {
-        condition.unlock()
-        return
-      }
+      while jobs.isEmpty { condition.wait() }
       let job = jobs.removeFirst()
       condition.unlock()
       job.runSynchronously(on: asUnownedTaskExecutor())

@@ -6,7 +6,7 @@ import Foundation
 import LockstepTestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
 struct InvariantsTableTests {
   @Test func everythingTheTableNamesExists() async throws {
     try await onAThreadOfItsOwn {

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Lockstep
 import LockstepTestSupport
+import Synchronization
 import Testing
 
 @testable import LockstepTesting
@@ -20,14 +21,15 @@ private struct Seen: Sendable {
   var child: Task<String, Never>?
 }
 
-/// Creates, on a thread of its own, a task isolated to ``HeldActor`` whose work reports to `seen`;
-/// returns once the task is created (its first job is then queued on the actor). (No timeout:
-/// inside a run, a semaphore's timeout is measured against virtual now; the test's time limit is
-/// the failure bound.)
+/// Creates, on a thread of its own that the run did not start (a thread a run's job starts is
+/// the run's, and so are the tasks it creates), a task isolated to ``HeldActor`` whose work
+/// reports to `seen`; returns once the task is created (its first job is then queued on the
+/// actor). The caller waits by watching a flag, unseen by the run: a wait the run saw (a
+/// semaphore's) for a thread outside it would be a wait nothing in the run can end.
 @HeldActor private func createTaskFromOutside(reportingTo seen: Locked<Seen>) -> Task<Void, Never>? {
   let created = Locked<Task<Void, Never>?>(nil)
-  let done = DispatchSemaphore(value: 0)
-  Thread {
+  let ready = Atomic(false)
+  let thread = Thread {
     created.withLock {
       $0 = Task { @HeldActor in
         let startedIn = whereThisRuns()
@@ -38,9 +40,10 @@ private struct Seen: Sendable {
         seen.withLock { $0 = Seen(startedIn: startedIn, child: child) }
       }
     }
-    done.signal()
-  }.start()
-  done.wait()
+    ready.store(true, ordering: .releasing)
+  }
+  ParkedJobs.outsideRun { thread.start() }
+  while !ready.load(ordering: .acquiring) {}
   return created.withLock { $0 }
 }
 

@@ -11,6 +11,11 @@ import Testing
 /// long it takes.
 private func slowOutsideWork() { usleep(20_000) }
 
+/// A main-actor model a completion handler updates.
+@MainActor private final class TitleModel {
+  var title = ""
+}
+
 /// Blocks a run's jobs queue on Dispatch queues other than the main queue are outside work of the
 /// run: without `gracePeriod`, the run waits for them instead of reporting a deadlock, and keeps
 /// virtual time still until they return (Linux, where the Dispatch stand-ins are in effect).
@@ -27,6 +32,73 @@ struct OutsideWorkTests {
       }
     }
     #expect(value == 42)
+  }
+
+  @Test(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
+  func aTaskACompletionHandlerStartsIsTheRunsAndSleepsInItsTime() async throws {
+    let value = try await withDeterministicScheduling {
+      await withCheckedContinuation { (done: CheckedContinuation<Int, Never>) in
+        DispatchQueue.global().async {
+          Task {
+            // An hour of the run's virtual time: in real time, the test's limit would end it.
+            try? await Task.sleep(for: .seconds(3600))
+            done.resume(returning: 42)
+          }
+        }
+      }
+    }
+    #expect(value == 42)
+  }
+
+  @Test(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
+  func aMainActorTaskACompletionHandlerStartsUpdatesTheModelInTheRun() async throws {
+    let title = try await withDeterministicScheduling { @MainActor in
+      let model = TitleModel()
+      await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        DispatchQueue.global().async {
+          slowOutsideWork()
+          Task { @MainActor in
+            model.title = "loaded"
+            done.resume()
+          }
+        }
+      }
+      return model.title
+    }
+    #expect(title == "loaded")
+  }
+
+  @Test(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
+  func tasksACompletionHandlerStartsRunInTheSeedsOrder() async throws {
+    @Sendable func order(seed: UInt64) async throws -> [Int] {
+      try await withDeterministicScheduling(seed: seed) {
+        let order = Locked<[Int]>([])
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+          DispatchQueue.global().async {
+            // One task, the handler's; the tasks it starts start in a job of the run.
+            Task {
+              let tasks = (0..<4).map { index in
+                Task {
+                  await Task.yield()
+                  order.withLock { $0.append(index) }
+                }
+              }
+              for task in tasks { await task.value }
+              done.resume()
+            }
+          }
+        }
+        return order.withLock { $0 }
+      }
+    }
+    var orders: Set<[Int]> = []
+    for seed: UInt64 in 1...12 {
+      let first = try await order(seed: seed)
+      #expect(try await order(seed: seed) == first, "seed \(seed)")
+      orders.insert(first)
+    }
+    // The seed picks among the tasks' jobs: they are choices of the run's schedule.
+    #expect(orders.count > 1)
   }
 
   @Test(.timeLimit(.minutes(SuiteTimeLimit.minutes)))

@@ -22,6 +22,8 @@ private struct RoutingCase: CustomTestStringConvertible, Sendable {
   var onDrainThread = true
   /// Whether the run owns the task for a thread that drains no run (the registry's answer).
   var ownerKnowsTask = false
+  /// Whether the thread, draining no run, runs the run's outside work (a block its job queued).
+  var inOutsideWork = false
   var phase = RunPhase.running
   /// The task whose work an actor job of the run runs, if any.
   var acting: UInt64?
@@ -103,6 +105,21 @@ private let routingTable: [RoutingCase] = [
     name: "a task created on a thread that drains no run", work: .taskCreation(task: 103),
     onDrainThread: false, expected: .outsiderOfEveryRun),
   RoutingCase(
+    name: "a task created by a block the run's job queued", work: .taskCreation(task: 103),
+    onDrainThread: false, inOutsideWork: true, expected: .route(.runRegistering)),
+  RoutingCase(
+    name: "that task's first job, enqueued on the block's thread", work: .job(task: 103),
+    onDrainThread: false, inOutsideWork: true, expected: .route(.runRegistering)),
+  RoutingCase(
+    name: "the test's own task, resumed by a block of the run", work: .job(task: 7),
+    onDrainThread: false, inOutsideWork: true, expected: .route(.platform)),
+  RoutingCase(
+    name: "a task created on another thread, resumed by a block of the run", work: .job(task: 150),
+    onDrainThread: false, inOutsideWork: true, expected: .route(.platform)),
+  RoutingCase(
+    name: "an actor job enqueued by a block of the run", work: .job(task: nil), onDrainThread: false,
+    inOutsideWork: true, expected: .noRun),
+  RoutingCase(
     name: "a task created while the quarantine frees actors", work: .taskCreation(task: 103),
     phase: .quarantined, expected: .route(.platform)),
   RoutingCase(
@@ -140,7 +157,9 @@ struct JobRouterTests {
     var run = FakeRun()
     run.phase = entry.phase
     let drained = entry.onDrainThread ? (run: run, bodyTaskID: UInt64(100)) : nil
-    let candidate = JobRouter.runToAsk(entry.work, drained: drained) { task in
+    let candidate = JobRouter.runToAsk(
+      entry.work, drained: drained, outsideWorkOf: entry.inOutsideWork ? run : nil
+    ) { task in
       entry.ownerKnowsTask && run.known[task] != nil ? run : nil
     }
     let outcome: RoutingCase.Expected

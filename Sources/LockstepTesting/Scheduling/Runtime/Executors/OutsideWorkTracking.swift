@@ -72,6 +72,14 @@ enum OutsideWorkTracking {
     if token.kind == .thread || token.kind == .expectationWaiter, token.run === run { token.end() }
   }
 
+  /// The run whose outside work (a block, a source's handler, a thread) the calling thread runs,
+  /// if any; not XCTest's waiter, whose work is XCTest's own.
+  static var runOfThisThread: DeterministicRun? {
+    guard let current = RunContext.here.pointee.outside_token else { return nil }
+    let token = Unmanaged<Token>.fromOpaque(current).takeUnretainedValue()
+    return token.kind == .expectationWaiter ? nil : token.run
+  }
+
   /// The kind the stand-ins report, one of the `lockstep_outside_*` constants of `Dispatch.h`:
   /// the C side names each kind once, and this is its only reading.
   static func kind(reported kind: Int32) -> OutsideWork.Kind {

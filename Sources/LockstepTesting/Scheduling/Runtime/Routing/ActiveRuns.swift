@@ -34,14 +34,22 @@ enum ActiveRuns {
   }
 
   /// The runtime created task `id` on a thread that drains no run, while runs are in progress:
-  /// the router makes it an outsider of every run in progress, even when an actor job of a run
-  /// runs its work (``JobRouter``'s rule 2).
+  /// an outsider of every run in progress, even when an actor job of a run runs its work — but
+  /// for the run whose outside work created it, whose task it is (``JobRouter``'s rule 2; its
+  /// first job, enqueued during the creation, already reached that run).
   static func noteCreatedOffEveryDrain(taskID id: UInt64) {
     let work = JobRouter.Work.taskCreation(task: id)
-    let candidate = JobRouter.runToAsk(work, drained: nil) { _ -> DeterministicRun? in nil }
-    guard case .outsiderOfEveryRun = candidate else { return }
+    let creator: DeterministicRun?
+    let outside = OutsideWorkTracking.runOfThisThread
+    switch JobRouter.runToAsk(work, drained: nil, outsideWorkOf: outside, owner: { _ in nil }) {
+    case .none: return
+    case .outsiderOfEveryRun: creator = nil
+    case .run(let run): creator = run
+    }
     registry.withLock { registry in
-      for run in registry.running { run.state.withLock { $0.noteCreatedOutside(taskID: id) } }
+      for run in registry.running where run !== creator {
+        run.state.withLock { $0.noteCreatedOutside(taskID: id) }
+      }
     }
   }
 
@@ -65,7 +73,8 @@ enum ActiveRuns {
   /// (``JobRouter/runToAsk(_:drained:owner:)``); the run then routes it itself.
   static func runToAsk(_ work: JobRouter.Work) -> DeterministicRun? {
     let drained = DrainingRun.current.map { (run: $0, bodyTaskID: $0.bodyTaskID) }
-    switch JobRouter.runToAsk(work, drained: drained, owner: owner(ofTask:)) {
+    let outside = drained == nil ? OutsideWorkTracking.runOfThisThread : nil
+    switch JobRouter.runToAsk(work, drained: drained, outsideWorkOf: outside, owner: owner(ofTask:)) {
     case .run(let run): return run
     case .none, .outsiderOfEveryRun: return nil
     }

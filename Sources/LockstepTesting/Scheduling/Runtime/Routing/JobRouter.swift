@@ -13,8 +13,11 @@
 ///    grow, so a smaller id than the body's is older than the run: the test's own task, resumed
 ///    by the run but going on outside it).
 /// 2. Off a drain thread, a job of a task goes to the run that owns the task (a continuation
-///    resumed by real I/O, a quarantined run's task); a sleep and a main-queue block belong to no
-///    run; a task created there is an outsider of every run in progress.
+///    resumed by real I/O, a quarantined run's task); on a thread that runs a run's outside work
+///    (a block its job queued, a thread it started), a job of a task no run owns is that run's to
+///    judge, and a task created there is that run's (`Task { }` in a completion handler); a
+///    sleep and a main-queue block belong to no run; a task created on any other thread is an
+///    outsider of every run in progress.
 /// 3. A run that ended lets everything go to the platform; a quarantined run holds every job.
 /// 4. A run in progress takes the jobs of its own tasks and of no task (actor jobs, yields), and
 ///    registers a task it does not know yet — unless that task, or the task whose work the drain
@@ -50,7 +53,8 @@ enum JobRouter {
     case run(Run)
     /// No run: the platform's executors take it.
     case none
-    /// A task created off every drain thread: every run in progress counts it as an outsider.
+    /// A task created off every drain thread and outside work: every run in progress counts it
+    /// as an outsider.
     case outsiderOfEveryRun
   }
 
@@ -80,17 +84,19 @@ enum JobRouter {
   }
 
   /// Which run to ask about `work`: `drained` is the run this thread drains and its body's task
-  /// id (0 before the body exists), `owner` finds the run that owns a task.
+  /// id (0 before the body exists), `outsideWorkOf` the run whose outside work the thread runs,
+  /// `owner` finds the run that owns a task.
   static func runToAsk<Run>(
-    _ work: Work, drained: (run: Run, bodyTaskID: UInt64)?, owner: (UInt64) -> Run?
+    _ work: Work, drained: (run: Run, bodyTaskID: UInt64)?, outsideWorkOf outside: Run? = nil,
+    owner: (UInt64) -> Run?
   ) -> Candidate<Run> {
     if let drained {
       if let task = work.task, task < drained.bodyTaskID { return .none }
       return .run(drained.run)
     }
     switch work {
-    case .job(let task?): return owner(task).map(Candidate.run) ?? .none
-    case .taskCreation: return .outsiderOfEveryRun
+    case .job(let task?): return owner(task).map(Candidate.run) ?? outside.map(Candidate.run) ?? .none
+    case .taskCreation: return outside.map(Candidate.run) ?? .outsiderOfEveryRun
     case .job(nil), .sleep, .mainQueueBlock, .taskSwitch: return .none
     }
   }
