@@ -234,8 +234,10 @@ void dispatch_after(uint64_t when, void *queue, void *block) {
   if (__builtin_expect(lockstep_current_outside_token() != NULL, 0) && when != ~0ull) {
     int64_t delay = lockstep_dispatch_time_remaining(when);
     if (delay >= 0 && lockstep_main_queue_hand_off(queue, block, true, delay)) return;
-    // Outside work's delay is real: while it waits, the run reports no deadlock; once the block
-    // runs, virtual time stands still until it returns.
+    // Outside work's delay passes in the run's time too, in a task of the run.
+    if (delay >= 0 && lockstep_outside_work_delayed(queue, block, delay)) return;
+    // Where the run does not take it, the delay is real: while it waits, the run reports no
+    // deadlock; once the block runs, virtual time stands still until it returns.
     outside_block *work = as_outside_work(queue, block, lockstep_outside_after, false);
     if (work != NULL && work->barrier) {
       void *barrier = barrier_block(work);

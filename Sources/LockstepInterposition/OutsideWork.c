@@ -21,6 +21,7 @@ typedef void (*dispatch_object_function)(void *object);
 typedef const char *(*queue_label_function)(void *queue);
 
 static dispatch_object_function dispatch_retain_function;
+static dispatch_object_function dispatch_release_function;
 static queue_label_function queue_label;
 static lockstep_outside_began outside_began;
 static lockstep_outside_ended outside_ended;
@@ -51,17 +52,22 @@ void lockstep_outside_work_end(void *token) {
 
 bool lockstep_outside_work_delayed(void *queue, void *block, int64_t delay) {
   void *run = lockstep_current_run();
-  if (run == NULL || queue == lockstep_dispatch_main_queue()) return false;
+  void *parent = run == NULL ? lockstep_current_outside_token() : NULL;
+  if ((run == NULL && parent == NULL) || queue == lockstep_dispatch_main_queue()) return false;
   lockstep_delayed_block_observer observer =
     __atomic_load_n(&delayed_block_observer, __ATOMIC_ACQUIRE);
   dispatch_object_function retain = (dispatch_object_function)lockstep_next_definition(
     (void **)&dispatch_retain_function, "dispatch_retain");
-  if (observer == NULL || retain == NULL) return false;
+  dispatch_object_function release = (dispatch_object_function)lockstep_next_definition(
+    (void **)&dispatch_release_function, "dispatch_release");
+  if (observer == NULL || retain == NULL || release == NULL) return false;
   void *copy = lockstep_copy_block(block);
   if (copy == NULL) return false;
   retain(queue);
-  observer(run, queue, copy, delay);
-  return true;
+  if (observer(run, parent, queue, copy, delay)) return true;
+  release(queue);
+  lockstep_release_block(copy);
+  return false;
 }
 
 void lockstep_outside_work_set_observer(

@@ -73,11 +73,14 @@ typedef void *(*lockstep_outside_began)(void *run, void *parent, int kind, const
 /// The outside work of `token` returned (once per token).
 typedef void (*lockstep_outside_ended)(void *token);
 
-/// Receives a block a run's job queued with `dispatch_after` for a queue other than the main
-/// queue, `delay` nanoseconds ahead on the clock it named, read on the calling thread (the run's
-/// virtual clocks). The observer owns the block (a copy) and a reference to the queue, and hands
-/// both to `lockstep_dispatch_async_now` when the delay has passed.
-typedef void (*lockstep_delayed_block_observer)(void *run, void *queue, void *block, int64_t delay);
+/// Receives a block a run's job (`run`), or its outside work (`parent`, the work's token, `run`
+/// `NULL`), queued with `dispatch_after` for a queue other than the main queue, `delay`
+/// nanoseconds ahead on the clock it named, read on the calling thread. The observer owns the
+/// block (a copy) and a reference to the queue, and hands both to `lockstep_dispatch_async_now`
+/// when the delay has passed; it returns `false` when it takes neither (the call goes on as
+/// without a run).
+typedef bool (*lockstep_delayed_block_observer)(
+  void *run, void *parent, void *queue, void *block, int64_t delay);
 
 /// Sets the functions told of outside work (once, before any run).
 void lockstep_outside_work_set_observer(

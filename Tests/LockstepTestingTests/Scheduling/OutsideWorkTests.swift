@@ -102,6 +102,46 @@ struct OutsideWorkTests {
   }
 
   @Test(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
+  func asyncAfterFromABlockWaitsItsDelayInVirtualTime() async throws {
+    let (early, late) = try await withDeterministicScheduling {
+      let fired = Locked(0)
+      let queue = DispatchQueue(label: "com.example.after")
+      queue.async {
+        // An hour: in real time, the test's limit would end it.
+        queue.asyncAfter(deadline: .now() + .seconds(3600)) { fired.withLock { $0 += 1 } }
+      }
+      try await Task.sleep(for: .seconds(3599))
+      let early = fired.withLock { $0 }
+      try await Task.sleep(for: .seconds(2))
+      return (early, fired.withLock { $0 })
+    }
+    #expect(early == 0 && late == 1)
+  }
+
+  @Test(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
+  func aDebounceRescheduledOnItsQueueFiresOnceInVirtualTime() async throws {
+    let searched = try await withDeterministicScheduling {
+      let searches = Locked<[String]>([])
+      let queue = DispatchQueue(label: "com.example.debounce")
+      let pending = Locked<DispatchWorkItem?>(nil)
+      // Each keystroke's handler, on the queue, cancels the pending search and schedules another.
+      for text in ["s", "sw", "swi", "swift"] {
+        queue.async {
+          let item = DispatchWorkItem { searches.withLock { $0.append(text) } }
+          pending.withLock { previous in
+            previous?.cancel()
+            previous = item
+          }
+          queue.asyncAfter(deadline: .now() + .milliseconds(300), execute: item)
+        }
+      }
+      try await Task.sleep(for: .seconds(1))
+      return searches.withLock { $0 }
+    }
+    #expect(searched == ["swift"])
+  }
+
+  @Test(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
   func virtualTimeStandsStillWhileABlockOnAQueueRuns() async throws {
     let finished = try await withDeterministicScheduling {
       let done = Atomic(false)

@@ -9,8 +9,8 @@ import LockstepInterposition
 /// Handlers of Dispatch sources set from the run run as outside work too, and a signal the run
 /// sends its own process is awaited until a source's event handler runs. The run records it
 /// (``OutsideWork``) and keeps virtual time still until it returns. An `asyncAfter` block for such
-/// a queue waits its delay in the run's time first, in a task of the run, and is then queued as
-/// outside work.
+/// a queue, from a job or from outside work, waits its delay in the run's time first, in a task of
+/// the run, and is then queued as outside work.
 ///
 /// In effect where the main-queue hand-off is (``MainQueueHandOff``: the same stand-ins, probed
 /// once per process); elsewhere blocks go to their queues unseen, as before.
@@ -26,11 +26,18 @@ enum OutsideWorkTracking {
         guard let token else { return }
         Unmanaged<Token>.fromOpaque(token).takeRetainedValue().end()
       },
-      { run, queue, block, delay in
-        guard let run, let queue, let block else { return }
-        OutsideWorkTracking.startAfterDelay(
-          Unmanaged<DeterministicRun>.fromOpaque(run).takeUnretainedValue(),
-          Pending(queue: queue, block: block), delay: .nanoseconds(delay))
+      { run, parent, queue, block, delay in
+        guard let queue, let block else { return false }
+        let owner: DeterministicRun
+        if let run {
+          owner = Unmanaged<DeterministicRun>.fromOpaque(run).takeUnretainedValue()
+        } else if let parent, let run = OutsideWorkTracking.run(ofWork: parent) {
+          owner = run
+        } else {
+          return false
+        }
+        OutsideWorkTracking.startAfterDelay(owner, Pending(queue: queue, block: block), delay: .nanoseconds(delay))
+        return true
       })
   }
 
@@ -75,8 +82,12 @@ enum OutsideWorkTracking {
   /// The run whose outside work (a block, a source's handler, a thread) the calling thread runs,
   /// if any; not XCTest's waiter, whose work is XCTest's own.
   static var runOfThisThread: DeterministicRun? {
-    guard let current = RunContext.here.pointee.outside_token else { return nil }
-    let token = Unmanaged<Token>.fromOpaque(current).takeUnretainedValue()
+    RunContext.here.pointee.outside_token.flatMap(run(ofWork:))
+  }
+
+  /// The run whose outside work `token` is; not XCTest's waiter's.
+  static func run(ofWork token: UnsafeMutableRawPointer) -> DeterministicRun? {
+    let token = Unmanaged<Token>.fromOpaque(token).takeUnretainedValue()
     return token.kind == .expectationWaiter ? nil : token.run
   }
 
@@ -126,7 +137,8 @@ enum OutsideWorkTracking {
   }
 
   /// Queues `pending` as outside work once `delay` has passed in `run`'s time, from a task of the
-  /// run. Called on the run's thread, during a job: the task is the run's.
+  /// run. Called during a job of the run, or in its outside work: either way the task is the
+  /// run's (``JobRouter``'s rules 1 and 2).
   private static func startAfterDelay(_ run: DeterministicRun, _ pending: Pending, delay: Duration) {
     let operation: @Sendable () async -> Void = {
       try? await Task.sleep(for: delay)
