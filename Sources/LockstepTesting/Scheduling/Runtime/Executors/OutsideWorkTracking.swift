@@ -36,7 +36,8 @@ enum OutsideWorkTracking {
         } else {
           return false
         }
-        OutsideWorkTracking.startAfterDelay(owner, Pending(queue: queue, block: block), delay: .nanoseconds(delay))
+        let pending = Pending(queue: queue, block: block)
+        OutsideWorkTracking.startAfterDelay(owner, pending, delay: .nanoseconds(delay))
         return true
       })
   }
