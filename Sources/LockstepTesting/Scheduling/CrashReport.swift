@@ -103,9 +103,23 @@ enum CrashReport {
         state[dropped] = 0
         record(step: 0)
         state[cancel] = cancelAtWait.map { $0 + 1 } ?? 0
-        let line = Array("  \(exploration), \(during)\n".utf8.prefix(textCapacity))
-        line.withUnsafeBufferPointer { text.update(from: $0.baseAddress!, count: $0.count) }
-        state[textLength] = line.count
+        // "  \(exploration), \(during)\n", cut at the capacity, written in place: no string built.
+        var length = 0
+        func append(_ piece: String) {
+          var piece = piece
+          piece.withUTF8 { bytes in
+            let kept = min(bytes.count, textCapacity - length)
+            guard kept > 0, let base = bytes.baseAddress else { return }
+            (text + length).update(from: base, count: kept)
+            length += kept
+          }
+        }
+        append("  ")
+        append(exploration)
+        append(", ")
+        append(during)
+        append("\n")
+        state[textLength] = length
         state[active] = 1
         lockstep_crash_trail_set_last(address)
       }

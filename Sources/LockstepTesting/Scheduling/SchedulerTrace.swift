@@ -62,10 +62,18 @@ public struct SchedulerTrace: Sendable, Equatable, CustomStringConvertible {
 
   /// Every executed job, in execution order.
   public internal(set) var steps: [Step] = []
-  /// For the actor's jobs among ``steps``, by index, the tasks seen to run in them (queued on the
-  /// actor while it was busy), by the executor switches they made there, each with where it was
-  /// left. Apart from the steps, which stay plain values.
-  var tasksRanInActorJobs: [Int: [RanTask]] = [:]
+  /// For the actor's jobs among ``steps``, the tasks seen to run in them (queued on the actor while
+  /// it was busy), by the executor switches they made there, each with where it was left and the
+  /// index of its step, in step order. Apart from the steps, which stay plain values; one flat
+  /// array, appended to after each actor's job (no table to hash into on every step).
+  var tasksRanInActorJobs: [(step: Int, ran: RanTask)] = []
+
+  /// The tasks seen to run in each actor's job, by the index of its step.
+  var tasksRanByStep: [Int: [RanTask]] {
+    var byStep: [Int: [RanTask]] = [:]
+    for (step, ran) in tasksRanInActorJobs { byStep[step, default: []].append(ran) }
+    return byStep
+  }
   /// The names of the tasks that had one and were observed by the scheduler, by task number.
   public internal(set) var taskNames: [Int: String] = [:]
   /// Where the run's unnamed tasks were created, by task number, for the tasks the runtime's task

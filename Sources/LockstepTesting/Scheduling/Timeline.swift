@@ -110,7 +110,8 @@ public struct Timeline: Sendable, Equatable, CustomStringConvertible {
     var eventsByStep: [Int: [SchedulerTrace.Event]] = [:]
     for event in trace.events { eventsByStep[event.step, default: []].append(event) }
     let sites = SuspendedTaskStacks.texts(
-      for: Set(trace.steps.map(\.suspendedAt) + trace.tasksRanInActorJobs.values.joined().map(\.site)))
+      for: Set(trace.steps.map(\.suspendedAt) + trace.tasksRanInActorJobs.map { $0.ran.site }))
+    let ranByStep = trace.tasksRanByStep
     TaskOriginSymbols.prepare(trace.taskOrigins.values)
     let readsSites = SuspendedTaskStacks.unavailability == nil
     var knownNames: [Int: (full: String, short: String)] = [:]
@@ -155,7 +156,7 @@ public struct Timeline: Sendable, Equatable, CustomStringConvertible {
       let events = eventsByStep[index] ?? []
       var tasks: [Int] = step.task.map { [$0] } ?? []
       // The tasks an actor's job ran, seen by where they were left or by their executor switches.
-      let ranTasks = trace.tasksRanInActorJobs[index] ?? []
+      let ranTasks = ranByStep[index] ?? []
       for ran in ranTasks where !tasks.contains(ran.task) { tasks.append(ran.task) }
       // A failure during a job that is not a task's (no task to show it on) marks the step's
       // first task instead.

@@ -74,6 +74,8 @@ final class Explorer: @unchecked Sendable {
   private var progress: ProgressReporter
   /// The real time the last ``run(_:)`` took (not counting the wait for other runs to end).
   private(set) var elapsed = Duration.zero
+  /// What a crash report says of the exploration, built once: each schedule's trail begins with it.
+  private lazy var trailHeading = "explore \(setup.title) at \(site)"
 
   init(
     setup: ExplorationSetup, cancellation: CancellationInjection, maxSteps: Int,
@@ -289,7 +291,7 @@ final class Explorer: @unchecked Sendable {
     -> ScheduleOutcome
   {
     let trail = crashTrail
-    trail.beginSchedule(during, of: "explore \(setup.title) at \(site)", cancelAtWait: planned.cancelAtWait)
+    trail.beginSchedule(during, of: trailHeading, cancelAtWait: planned.cancelAtWait)
     let run = RunRecipe.schedule(
       .init(
         picker: CrashTrailPicker(planned.picker, trail: trail), cancelAtWait: planned.cancelAtWait,

@@ -28,10 +28,12 @@ extension RunState {
     previousStepSuspendedAt site: SuspensionSite = .none, ranInActorJob ran: [SchedulerTrace.RanTask] = []
   ) -> Step {
     recordAfterStep(site, ranInActorJob: ran)
-    if let step = nextIfGivenUp() { return step }
-    if let step = nextParkedComingBack() { return step }
-    if let step = nextWokenOutsideWork() { return step }
-    if let step = nextChosenAtLockPoint() { return step }
+    // The first rungs are asked only when they may have a step: an empty `Step?` is destroyed
+    // through the type's metadata, about 70 instructions a rung on every step.
+    if isGivenUp, let step = nextIfGivenUp() { return step }
+    if !parked.isEmpty, let step = nextParkedComingBack() { return step }
+    if outsideWork.hasWokenWork, let step = nextWokenOutsideWork() { return step }
+    if case .some = chosenAtLockPoint, let step = nextChosenAtLockPoint() { return step }
     if let step = nextReadyJob() { return step }
     // A parked job is unfinished work, as the body is.
     guard !bodyFinished || !parked.isEmpty else { return idle(.finished) }
@@ -41,6 +43,9 @@ extension RunState {
   }
 
   // MARK: The rungs, in the order `next` asks them
+
+  /// Whether the run was given up (``nextIfGivenUp()``).
+  var isGivenUp: Bool { phase == .quarantined || realClockSleeper != nil }
 
   /// A quarantined run is abandoned; a run whose task sleeps until real-clock deadlines stops.
   mutating func nextIfGivenUp() -> Step? {
@@ -152,6 +157,7 @@ extension RunState {
   }
 
   /// Hands out `entry`'s job as the next step; `woke` when it woke from a sleep.
+  @inline(__always)
   private mutating func start(_ entry: RunEntry<Job>, woke: Bool) -> Step {
     let task = entry.task
     if task != 0 {
@@ -177,6 +183,7 @@ extension RunState {
 
   /// Takes the next ready job; main-actor jobs are set aside while a parked thread holds the main
   /// actor.
+  @inline(__always)
   private mutating func takeReady() -> RunEntry<Job>? {
     while let entry = ready.next(previous: trace.steps.last?.task ?? 0, step: trace.steps.count) {
       if !deferIfMainActorParked(entry) { return entry }

@@ -9,30 +9,39 @@ extension RunState {
   }
 
   /// Records what the drain read once the last step's job returned: where it left its task, and
-  /// for an actor's job the tasks seen to run in it (``tasksSwitching(_:)``) with where it left
-  /// them.
+  /// for an actor's job the tasks seen to run in it with where it left them
+  /// (``recordRanInActorJob(_:)``).
   mutating func recordAfterStep(_ site: SuspensionSite, ranInActorJob ran: [SchedulerTrace.RanTask]) {
     recordSuspension(site)
-    guard !ran.isEmpty, let last = trace.steps.indices.last, trace.steps[last].task == nil else {
-      return
-    }
-    trace.tasksRanInActorJobs[last] = ran
-    for entry in ran {
-      tasks[entry.task].lastStep = last
-      if entry.site.finished { tasks[entry.task].finished = true }
-    }
+    for entry in ran where !wasRecordedInActorJob(entry.task) { recordRanInActorJob(entry) }
   }
 
-  /// The tasks of the run, by number and kept address, among those with runtime ids `ids` (tasks
-  /// that switched executors during an actor's job), each once, in order.
-  func tasksSwitching(_ ids: some Sequence<UInt64>) -> [(task: Int, object: UInt)] {
-    var found: [(task: Int, object: UInt)] = []
-    for id in ids {
-      guard let task = tasks.number(of: id), let object = tasks[task].object,
-        !found.contains(where: { $0.task == task })
-      else { continue }
-      found.append((task, object))
+  /// Records a task seen to run in the last step, an actor's job, with where it left it.
+  mutating func recordRanInActorJob(_ entry: SchedulerTrace.RanTask) {
+    guard let last = trace.steps.indices.last, trace.steps[last].task == nil else { return }
+    if trace.tasksRanInActorJobs.isEmpty { trace.tasksRanInActorJobs.reserveCapacity(8) }
+    trace.tasksRanInActorJobs.append((last, entry))
+    tasks[entry.task].lastStep = last
+    if entry.site.finished { tasks[entry.task].finished = true }
+  }
+
+  /// The number and kept address of the run's task with runtime id `id`, a task that switched
+  /// executors during the last step, an actor's job: `nil` when the run does not keep it, or has
+  /// recorded it for that step already.
+  func taskToRecord(switchingWithID id: UInt64) -> (task: Int, object: UInt)? {
+    guard let task = tasks.number(of: id), let object = tasks[task].object,
+      !wasRecordedInActorJob(task)
+    else { return nil }
+    return (task, object)
+  }
+
+  /// Whether task `task` is recorded as run in the last step.
+  private func wasRecordedInActorJob(_ task: Int) -> Bool {
+    guard let last = trace.steps.indices.last else { return false }
+    for (step, ran) in trace.tasksRanInActorJobs.reversed() {
+      guard step == last else { return false }
+      if ran.task == task { return true }
     }
-    return found
+    return false
   }
 }

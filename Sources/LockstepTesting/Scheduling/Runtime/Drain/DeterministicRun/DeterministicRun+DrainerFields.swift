@@ -52,9 +52,6 @@ extension DeterministicRun {
     var mainActorJob: (job: ScheduledJob, needsName: Bool, isKept: Bool, now: Int64, step: Int)?
     /// Where the last job left its task, for the trace: recorded with the next step.
     var suspendedAt = SuspensionSite.none
-    /// After an actor's job, the tasks seen to run in it, each with where it was left: recorded
-    /// with the next step.
-    var ranInActorJob: [SchedulerTrace.RanTask] = []
     /// Whether the drain, stuck, let the main queue run since it last ran a job.
     var gaveMainActorBack = false
   }

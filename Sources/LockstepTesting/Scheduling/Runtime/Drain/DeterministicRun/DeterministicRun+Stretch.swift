@@ -116,21 +116,28 @@ extension DeterministicRun {
     inJob = false
   }
 
-  /// After an actor's job, reads where each task of the run that switched executors in it was
-  /// left: the tasks it ran.
+  /// After an actor's job, records where each task of the run that switched executors in it was
+  /// left: the tasks it ran, each once, in order. One look under the run's lock, which also keeps
+  /// the tasks alive while their few words are read; nothing allocated.
   private func noteTasksOfActorJob() {
     let count = Int(switchRecord.pointee.count)
     guard count > 0 else { return }
     switchRecord.pointee.count = 0
     let kept = min(count, Int(lockstep_task_switch_record_capacity))
-    let tasks = withUnsafeBytes(of: switchRecord.pointee.task_ids) { bytes in
+    withUnsafeBytes(of: &switchRecord.pointee.task_ids) { bytes in
       let ids = bytes.assumingMemoryBound(to: UInt64.self).prefix(kept)
-      return state.withLock { $0.tasksSwitching(ids) }
-    }
-    for (task, object) in tasks {
-      guard let pointer = UnsafeRawPointer(bitPattern: object) else { continue }
-      progress.ranInActorJob.append(
-        SchedulerTrace.RanTask(task: task, site: SuspendedTaskStacks.site(ofTask: pointer)))
+      state.withLock { state in
+        var previous: UInt64 = 0
+        for id in ids where id != previous {
+          // A task switches in and out: the same id twice in a row is looked up once.
+          previous = id
+          guard let (task, object) = state.taskToRecord(switchingWithID: id),
+            let pointer = UnsafeRawPointer(bitPattern: object)
+          else { continue }
+          state.recordRanInActorJob(
+            SchedulerTrace.RanTask(task: task, site: SuspendedTaskStacks.site(ofTask: pointer)))
+        }
+      }
     }
   }
 
@@ -202,14 +209,12 @@ extension DeterministicRun {
       }
       let site = progress.suspendedAt
       progress.suspendedAt = .none
-      // Read in place, then emptied keeping its storage: no copy, no allocation per step.
       let (step, needsName, isKept, now, number) = state.withLock {
         (
-          $0.next(previousStepSuspendedAt: site, ranInActorJob: progress.ranInActorJob),
-          $0.runningTaskNeedsName, $0.runningTaskIsKept, $0.nowNanoseconds, $0.trace.steps.count
+          $0.next(previousStepSuspendedAt: site), $0.runningTaskNeedsName, $0.runningTaskIsKept,
+          $0.nowNanoseconds, $0.trace.steps.count
         )
       }
-      if !progress.ranInActorJob.isEmpty { progress.ranInActorJob.removeAll(keepingCapacity: true) }
       switch step {
       case .run(let job):
         if job.isMainActor && !holdingMainActor {
@@ -278,9 +283,7 @@ extension DeterministicRun {
     if case .retired = stop { return stop }
     let site = progress.suspendedAt
     progress.suspendedAt = .none
-    let ran = progress.ranInActorJob
-    progress.ranInActorJob = []
-    if !site.isNone || !ran.isEmpty { state.withLock { $0.recordAfterStep(site, ranInActorJob: ran) } }
+    if !site.isNone { state.withLock { $0.recordSuspension(site) } }
     return stop
   }
 
