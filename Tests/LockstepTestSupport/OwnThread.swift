@@ -12,10 +12,13 @@ import Foundation
 /// }
 /// ```
 public func onAThreadOfItsOwn<Result: Sendable>(_ work: () throws -> Result) async rethrows -> Result {
-  try await withTaskExecutorPreference(OwnThreadExecutor.shared) { try work() }
+  // Task executors are newer than the package's oldest Apple platforms: there, the pool's thread.
+  guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else { return try work() }
+  return try await withTaskExecutorPreference(OwnThreadExecutor.shared) { try work() }
 }
 
 /// A task executor that runs its jobs, one at a time, on one thread it starts.
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 private final class OwnThreadExecutor: TaskExecutor, @unchecked Sendable {
   static let shared = OwnThreadExecutor()
 
