@@ -80,16 +80,18 @@ enum OutsideWorkTracking {
     if token.kind == .thread || token.kind == .expectationWaiter, token.run === run { token.end() }
   }
 
-  /// The run whose outside work (a block, a source's handler, a thread) the calling thread runs,
-  /// if any; not XCTest's waiter, whose work is XCTest's own.
+  /// The run in progress whose outside work (a block, a source's handler, a thread) the calling
+  /// thread runs, if any; not XCTest's waiter, whose work is XCTest's own.
   static var runOfThisThread: DeterministicRun? {
     RunContext.here.pointee.outside_token.flatMap(run(ofWork:))
   }
 
-  /// The run whose outside work `token` is; not XCTest's waiter's.
+  /// The run in progress whose outside work `token` is; not XCTest's waiter's. A run that ended
+  /// or was quarantined takes nothing more of it (it would hold a task or a block for good).
   static func run(ofWork token: UnsafeMutableRawPointer) -> DeterministicRun? {
     let token = Unmanaged<Token>.fromOpaque(token).takeUnretainedValue()
-    return token.kind == .expectationWaiter ? nil : token.run
+    guard token.kind != .expectationWaiter, let run = token.run, run.takesOutsideWork else { return nil }
+    return run
   }
 
   /// The kind the stand-ins report, one of the `lockstep_outside_*` constants of `Dispatch.h`:
