@@ -158,10 +158,8 @@ struct JobRouterTests {
     run.phase = entry.phase
     let drained = entry.onDrainThread ? (run: run, bodyTaskID: UInt64(100)) : nil
     let candidate = JobRouter.runToAsk(
-      entry.work, drained: drained, outsideWorkOf: entry.inOutsideWork ? run : nil
-    ) { task in
-      entry.ownerKnowsTask && run.known[task] != nil ? run : nil
-    }
+      entry.work, drained: drained, outsideWorkOf: { entry.inOutsideWork ? run : nil },
+      owner: { task in entry.ownerKnowsTask && run.known[task] != nil ? run : nil })
     let outcome: RoutingCase.Expected
     switch candidate {
     case .none: outcome = .noRun

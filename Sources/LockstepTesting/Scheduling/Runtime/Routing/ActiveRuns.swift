@@ -40,8 +40,9 @@ enum ActiveRuns {
   static func noteCreatedOffEveryDrain(taskID id: UInt64) {
     let work = JobRouter.Work.taskCreation(task: id)
     let creator: DeterministicRun?
-    let outside = OutsideWorkTracking.runOfThisThread
-    switch JobRouter.runToAsk(work, drained: nil, outsideWorkOf: outside, owner: { _ in nil }) {
+    let candidate = JobRouter.runToAsk(
+      work, drained: nil, outsideWorkOf: { OutsideWorkTracking.runOfThisThread }, owner: { _ in nil })
+    switch candidate {
     case .none: return
     case .outsiderOfEveryRun: creator = nil
     case .run(let run): creator = run
@@ -73,8 +74,9 @@ enum ActiveRuns {
   /// (``JobRouter/runToAsk(_:drained:owner:)``); the run then routes it itself.
   static func runToAsk(_ work: JobRouter.Work) -> DeterministicRun? {
     let drained = DrainingRun.current.map { (run: $0, bodyTaskID: $0.bodyTaskID) }
-    let outside = drained == nil ? OutsideWorkTracking.runOfThisThread : nil
-    switch JobRouter.runToAsk(work, drained: drained, outsideWorkOf: outside, owner: owner(ofTask:)) {
+    let candidate = JobRouter.runToAsk(
+      work, drained: drained, outsideWorkOf: { OutsideWorkTracking.runOfThisThread }, owner: owner(ofTask:))
+    switch candidate {
     case .run(let run): return run
     case .none, .outsiderOfEveryRun: return nil
     }

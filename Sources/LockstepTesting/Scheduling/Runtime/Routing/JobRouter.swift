@@ -84,10 +84,10 @@ enum JobRouter {
   }
 
   /// Which run to ask about `work`: `drained` is the run this thread drains and its body's task
-  /// id (0 before the body exists), `outsideWorkOf` the run whose outside work the thread runs,
-  /// `owner` finds the run that owns a task.
+  /// id (0 before the body exists), `outsideWorkOf` finds the run whose outside work the thread
+  /// runs (asked only when no run owns the task), `owner` finds the run that owns a task.
   static func runToAsk<Run>(
-    _ work: Work, drained: (run: Run, bodyTaskID: UInt64)?, outsideWorkOf outside: Run? = nil,
+    _ work: Work, drained: (run: Run, bodyTaskID: UInt64)?, outsideWorkOf outside: () -> Run? = { nil },
     owner: (UInt64) -> Run?
   ) -> Candidate<Run> {
     if let drained {
@@ -95,8 +95,8 @@ enum JobRouter {
       return .run(drained.run)
     }
     switch work {
-    case .job(let task?): return owner(task).map(Candidate.run) ?? outside.map(Candidate.run) ?? .none
-    case .taskCreation: return outside.map(Candidate.run) ?? .outsiderOfEveryRun
+    case .job(let task?): return owner(task).map(Candidate.run) ?? outside().map(Candidate.run) ?? .none
+    case .taskCreation: return outside().map(Candidate.run) ?? .outsiderOfEveryRun
     case .job(nil), .sleep, .mainQueueBlock, .taskSwitch: return .none
     }
   }
