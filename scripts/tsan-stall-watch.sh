@@ -43,6 +43,13 @@ while kill -0 "$suite" 2>/dev/null; do
         set -- $call
         if [ "${1:-}" = "202" ]; then commands+=(-ex "x/wx $2"); fi
       done
+      # Dispatch's timers: a timer armed far ahead (its deadline read from a run's virtual clock)
+      # shows as a large it_value.
+      for fd in /proc/"$pid"/fd/*; do
+        if [ "$(readlink "$fd")" = "anon_inode:[timerfd]" ]; then
+          echo "timerfd $(basename "$fd"): $(tr '\n' ' ' <"/proc/$pid/fdinfo/$(basename "$fd")")" >>"$record"
+        fi
+      done
       timeout 120 gdb -batch -p "$pid" "${commands[@]}" -ex "thread apply all bt 30" >>"$record" 2>&1
     done
     echo "recorded a stall in $out/stall-$taken.txt"

@@ -29,6 +29,15 @@ enum FailureBoundScale {
   /// `timeout` multiplied by the factor of this process.
   static func scaled(_ timeout: Duration) -> Duration { scaled(timeout, by: current) }
 
+  /// How a scaled bound reads in a report: `50 s (10 s × LOCKSTEP_TIMEOUT_SCALE=5)`, or just
+  /// `10 s` when the factor is 1.
+  static func text(_ timeout: Duration, by scale: Double = current) -> String {
+    guard scale != 1 else { return timeout.lockstepText }
+    // A whole factor prints as one (`5`, not `5.0`); one too large for an Int, as a Double.
+    let factor = scale.rounded() == scale && scale < 1e15 ? String(Int(scale)) : String(scale)
+    return scaled(timeout, by: scale).lockstepText + " (\(timeout.lockstepText) × \(variable)=\(factor))"
+  }
+
   static func scaled(_ timeout: Duration, by scale: Double) -> Duration {
     guard scale != 1, timeout > .zero else { return timeout }
     let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18

@@ -63,7 +63,7 @@ extension TestClock {
     _ advance: UInt64, runs: Bool, caller: String, timeout: Duration, site: CallSite
   ) async -> AdvanceCounts {
     let state = self.state
-    let limit = RealTime.now.advanced(by: timeout)
+    let limit = RealTime.now.advanced(by: FailureBoundScale.scaled(timeout))
     var waiting = !Task.isCancelled
     var work = 0
     while let event = state.withLock({ $0.takeNextEvent(for: advance, chained: waiting) }) {
@@ -79,7 +79,8 @@ extension TestClock {
         case .stalled(let sleeper):
           reportIssue(
             "\(caller): woken sleeper \(sleeper) did not return from sleep within "
-              + "\(timeout.lockstepText); is the executor that runs it blocked? \(self)",
+              + "\(CurrentRun.isActive ? timeout.lockstepText : FailureBoundScale.text(timeout)); "
+              + "is the executor that runs it blocked? \(self)",
             at: site)
           waiting = false
         }
@@ -93,7 +94,7 @@ extension TestClock {
       }
       if runs, RealTime.now >= limit, state.withLock({ $0.nextEventDeadline() }) != nil {
         reportIssue(
-          "\(caller) gave up after \(timeout.lockstepText) of real time with sleepers or work left (does the "
+          "\(caller) gave up after \(FailureBoundScale.text(timeout)) of real time with sleepers or work left (does the "
             + "code under test sleep or reschedule in an endless loop? advance(to:) a bounded time "
             + "instead). \(self)",
           at: site)
@@ -173,7 +174,7 @@ func endlessWork(
 ) -> Bool {
   guard count % 4096 == 0, RealTime.now >= limit else { return false }
   reportIssue(
-    "\(caller) gave up after \(timeout.lockstepText) of real time: work due now keeps scheduling more "
+    "\(caller) gave up after \(FailureBoundScale.text(timeout)) of real time: work due now keeps scheduling more "
       + "work due now (an endless loop?). \(subject)",
     at: site)
   return true

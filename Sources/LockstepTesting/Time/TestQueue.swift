@@ -99,7 +99,7 @@ public final class TestQueue: WorkScheduler, CustomStringConvertible {
   ) -> Int {
     let queue = id
     let state = clock.state
-    let limit = RealTime.now.advanced(by: timeout)
+    let limit = RealTime.now.advanced(by: FailureBoundScale.scaled(timeout))
     let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     var count = 0
     while let item = state.withLock({ $0.takeNextWork(of: queue, upTo: $0.now) }) {

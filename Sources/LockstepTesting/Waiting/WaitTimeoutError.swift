@@ -53,14 +53,10 @@ public struct WaitTimeoutError: Error, CustomStringConvertible, Sendable {
 
   /// A readable explanation, listing the pending items one a line.
   public var description: String {
-    var limit = timeout.lockstepText + (isVirtualTime ? " of virtual time" : "")
-    if scale != 1 {
-      // A whole factor prints as one (`5`, not `5.0`); one too large for an Int, as a Double.
-      let factor = scale.rounded() == scale && scale < 1e15 ? String(Int(scale)) : String(scale)
-      limit =
-        FailureBoundScale.scaled(timeout, by: scale).lockstepText + " (\(timeout.lockstepText) × "
-        + "\(FailureBoundScale.variable)=\(factor))"
-    }
+    let limit =
+      scale != 1
+      ? FailureBoundScale.text(timeout, by: scale)
+      : timeout.lockstepText + (isVirtualTime ? " of virtual time" : "")
     var text = "Timed out after \(limit) at \(site) waiting for \(awaited)."
     if pending.isEmpty {
       text += " Nothing else was pending."

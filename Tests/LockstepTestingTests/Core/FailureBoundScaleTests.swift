@@ -28,6 +28,11 @@ struct FailureBoundScaleTests {
     #expect(FailureBoundScale.scaled(.zero, by: 5) == .zero)
   }
 
+  @Test func aScaledBoundReadsWithItsFactor() {
+    #expect(FailureBoundScale.text(.seconds(10), by: 5) == "50 s (10 s × LOCKSTEP_TIMEOUT_SCALE=5)")
+    #expect(FailureBoundScale.text(.seconds(10), by: 1) == "10 s")
+  }
+
   @Test func theErrorSaysTheBoundItWaitedAndWhy() {
     let error = WaitTimeoutError(
       awaited: "Gate(\"save\") to open", timeout: .seconds(10), site: CallSite(), pending: [],

@@ -270,7 +270,7 @@ struct TestClockTests {
     let (_, issues) = await collectingIssues { await clock.run(timeout: .milliseconds(1)) }
     #expect(issues.count == 1)
     let message = issues.first?.message ?? ""
-    #expect(message.contains("TestClock.run() gave up after \(Duration.milliseconds(1).lockstepText)"))
+    #expect(message.contains("TestClock.run() gave up after \(FailureBoundScale.text(.milliseconds(1)))"))
     #expect(issues.first?.site.line == line)
     #expect(queue.pendingCount == 1)  // the loop is still scheduled: run stopped, not the work
     #expect(clock.now.offset >= .seconds(1))

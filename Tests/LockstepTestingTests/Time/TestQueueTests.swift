@@ -225,7 +225,7 @@ struct TestQueueTests {
     #expect(queue.pendingCount == 1)  // the loop is still scheduled: runDueWork stopped, not the work
     #expect(issues.count == 1)
     let message = issues.first?.message ?? ""
-    #expect(message.contains("TestQueue.runDueWork() gave up after \(Duration.milliseconds(1).lockstepText)"))
+    #expect(message.contains("TestQueue.runDueWork() gave up after \(FailureBoundScale.text(.milliseconds(1)))"))
     #expect(message.contains("spinning"))
     #expect(issues.first?.site.line == line)
   }
@@ -258,7 +258,7 @@ struct TestQueueTests {
     #expect(queue.pendingCount == 1)
     #expect(issues.count == 1)
     let message = issues.first?.message ?? ""
-    #expect(message.contains("TestQueue.run() gave up after \(Duration.milliseconds(1).lockstepText)"))
+    #expect(message.contains("TestQueue.run() gave up after \(FailureBoundScale.text(.milliseconds(1)))"))
     #expect(issues.first?.site.line == line)
   }
 }
