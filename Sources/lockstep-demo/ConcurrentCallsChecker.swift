@@ -57,13 +57,12 @@ private let actors: [CheckedActor] = [
 @MainActor
 func runConcurrentCallsChecker() async -> ConcurrentCallsOutcome {
   var outcome = ConcurrentCallsOutcome()
-  print("▶ 10. Checking an actor under concurrent calls")
-  printWrapped(
-    "proves: checkLinearizability() calls an actor from several tasks at once in generated "
+  printHeading(
+    "10. Checking an actor under concurrent calls",
+    proves: "checkLinearizability() calls an actor from several tasks at once in generated "
       + "scenarios, explores each, and reports results that no order of the same calls gives, "
       + "shrunk to a small table — from a list of operations, with no invariant and no order "
-      + "written down",
-    indent: 2, hanging: 10)
+      + "written down")
   for (index, checked) in actors.enumerated() {
     print("  check: \(checked.name) — \(checked.bug)")
     let (passed, passIssues) = await collectingIssues { await checked.check(.correct) }

@@ -23,11 +23,10 @@ struct RaceFinderOutcome {
 @MainActor
 func runRaceFinder() async -> RaceFinderOutcome {
   var outcome = RaceFinderOutcome()
-  print("▶ 7. Finding a race nobody wrote down")
-  printWrapped(
-    "proves: explore() runs one check in many orders on a deterministic scheduler, finds an order "
-      + "that breaks it, prints it as a timeline, and replays it exactly from a token",
-    indent: 2, hanging: 10)
+  printHeading(
+    "7. Finding a race nobody wrote down",
+    proves: "explore() runs one check in many orders on a deterministic scheduler, finds an order "
+      + "that breaks it, prints it as a timeline, and replays it exactly from a token")
   printWrapped(
     "the check (RaceChecks.twoReloads): start reload 1; once the loader has request 1, start "
       + "reload 2; the loader answers in whatever order the scheduler picks. No gate, no "
@@ -180,6 +179,12 @@ private func indented(_ text: String, by spaces: Int) -> String {
   let margin = String(repeating: " ", count: spaces)
   return text.split(separator: "\n", omittingEmptySubsequences: false)
     .map { margin + $0 }.joined(separator: "\n")
+}
+
+/// Prints a scenario's heading: its title, then what it proves.
+func printHeading(_ title: String, proves: String) {
+  print("▶ \(title)")
+  printWrapped("proves: \(proves)", indent: 2, hanging: 10)
 }
 
 /// Prints `text` wrapped at 100 columns: the first line indented by `indent`, the others by

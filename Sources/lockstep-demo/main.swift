@@ -60,8 +60,7 @@ func runDemo() async -> Bool {
   var caught = 0
   func runChecks(of scenarios: [Scenario]) async {
     for scenario in scenarios {
-      print("▶ \(scenario.title)")
-      printWrapped("proves: \(scenario.proves)", indent: 2, hanging: 10)
+      printHeading(scenario.title, proves: scenario.proves)
       for check in scenario.checks {
         let outcome = await run(check)
         healthy = healthy && outcome.healthy

@@ -264,8 +264,8 @@ public final class ControlledCalls<Argument: Sendable, Output: Sendable>: Sendab
     line: UInt = #line, column: UInt = #column
   ) {
     complete(
-      id, verb: "succeed", as: .succeeded, with: .success(output),
-      site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+      id, with: .success(output), at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    )
   }
 
   /// Fails call `id` with `error`: the fake's caller resumes and throws it.
@@ -278,8 +278,7 @@ public final class ControlledCalls<Argument: Sendable, Output: Sendable>: Sendab
     line: UInt = #line, column: UInt = #column
   ) {
     complete(
-      id, verb: "fail", as: .failed, with: .failure(error),
-      site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+      id, with: .failure(error), at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
   /// Completes the oldest pending call with `output`.
@@ -293,8 +292,7 @@ public final class ControlledCalls<Argument: Sendable, Output: Sendable>: Sendab
     line: UInt = #line, column: UInt = #column
   ) -> Int? {
     completeOldest(
-      verb: "succeedOldest", as: .succeeded, with: .success(output),
-      site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+      with: .success(output), at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
   /// Fails the oldest pending call with `error`.
@@ -308,8 +306,7 @@ public final class ControlledCalls<Argument: Sendable, Output: Sendable>: Sendab
     line: UInt = #line, column: UInt = #column
   ) -> Int? {
     completeOldest(
-      verb: "failOldest", as: .failed, with: .failure(error),
-      site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+      with: .failure(error), at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
   /// Fails every pending call with `error`, oldest first, and makes every later call fail with
@@ -360,28 +357,35 @@ public final class ControlledCalls<Argument: Sendable, Output: Sendable>: Sendab
 
   // MARK: Helpers
 
-  private func complete(
-    _ id: Int, verb: String, as ending: CallEnding, with outcome: Result<Output, any Error>,
-    site: CallSite
-  ) {
+  /// `succeed` or `fail`, by `outcome`.
+  private func complete(_ id: Int, with outcome: Result<Output, any Error>, at site: CallSite) {
+    let (ending, verb) = Self.ending(of: outcome)
     let (found, waiter) = state.withLock { $0.complete(id, as: ending, with: outcome) }
     waiter?.resume(with: outcome)
     report(found, id: id, verb: verb, at: site)
   }
 
-  private func completeOldest(
-    verb: String, as ending: CallEnding, with outcome: Result<Output, any Error>, site: CallSite
-  ) -> Int? {
+  /// `succeedOldest` or `failOldest`, by `outcome`.
+  private func completeOldest(with outcome: Result<Output, any Error>, at site: CallSite) -> Int? {
+    let (ending, verb) = Self.ending(of: outcome)
     let decision: (id: Int, waiter: Waiter<Output>?)? = state.withLock { state in
       guard let id = state.oldestPendingID() else { return nil }
       return (id, state.complete(id, as: ending, with: outcome).resume)
     }
     guard let decision else {
-      reportIssue("\(name): \(verb) found no pending call", at: site)
+      reportIssue("\(name): \(verb)Oldest found no pending call", at: site)
       return nil
     }
     decision.waiter?.resume(with: outcome)
     return decision.id
+  }
+
+  /// How completing a call with `outcome` ends it, and the verb that names the completion.
+  private static func ending(of outcome: Result<Output, any Error>) -> (CallEnding, verb: String) {
+    switch outcome {
+    case .success: (.succeeded, "succeed")
+    case .failure: (.failed, "fail")
+    }
   }
 
   private func report(_ found: State.Completion, id: Int, verb: String, at site: CallSite) {
