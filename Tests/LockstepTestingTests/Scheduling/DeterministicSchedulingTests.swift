@@ -392,7 +392,7 @@ final class OutsideResumption: Sendable {
 /// suite under the sanitizer with every core busy (`TSAN=1 scripts/stress.sh`) it once ran past a
 /// minute. Its limit is a failure bound for a hang, wide enough that a passing run never reaches
 /// it.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(max(3, SuiteTimeLimit.minutes))))
 struct RepeatedRunTests {
   @Test func theSameSeedGivesTheSameTraceAThousandTimes() async throws {
     let reference = try await runDeterministically(seed: 12345) { await interleavingWorkload() }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import LockstepTestSupport
 import Testing
 import XCTest
 
@@ -51,7 +52,7 @@ func mainActorWorkBeside() -> Task<Void, Never> {
 /// work, and they run where main-actor work runs without the run. The tests of this suite run in
 /// parallel with each other (Swift Testing's default), each of them main-actor work beside the
 /// others'.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(max(2, SuiteTimeLimit.minutes))))
 struct MainActorExclusionTests {
   static let steps = 3_000
 

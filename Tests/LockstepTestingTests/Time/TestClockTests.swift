@@ -255,7 +255,7 @@ struct TestClockTests {
     #expect(issues.count == 1)
     let message = issues.first?.message ?? ""
     #expect(message.contains("TestClock.advance(by: \(Duration.seconds(1).lockstepText))"))
-    #expect(message.contains("did not return from sleep within \(Duration.milliseconds(20).lockstepText)"))
+    #expect(message.contains("did not return from sleep within \(FailureBoundScale.text(.milliseconds(20)))"))
     #expect(issues.first?.site.line == line)
     executor.release()
     try await sleeper.value

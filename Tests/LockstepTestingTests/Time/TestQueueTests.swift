@@ -225,7 +225,8 @@ struct TestQueueTests {
     #expect(queue.pendingCount == 1)  // the loop is still scheduled: runDueWork stopped, not the work
     #expect(issues.count == 1)
     let message = issues.first?.message ?? ""
-    #expect(message.contains("TestQueue.runDueWork() gave up after \(FailureBoundScale.text(.milliseconds(1)))"))
+    let bound = FailureBoundScale.text(.milliseconds(1))
+    #expect(message.contains("TestQueue.runDueWork() gave up after \(bound)"))
     #expect(message.contains("spinning"))
     #expect(issues.first?.site.line == line)
   }

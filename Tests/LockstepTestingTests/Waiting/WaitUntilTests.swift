@@ -41,7 +41,8 @@ struct WaitUntilTests {
   func checksUntilTheConditionHoldsThenStops(holdsAtCheck target: Int) async throws {
     // 2: in the yielding phase; 200: its last check; 210: ten checks into the pausing phase.
     var checks = 0
-    try await waitUntil("check \(target)") {
+    // The bound is a minute: the check counts calls, and a starved machine may make 200 slow.
+    try await waitUntil("check \(target)", timeout: .seconds(60)) {
       checks += 1
       return checks == target
     }

@@ -221,7 +221,7 @@ final class VirtualTimeXCTests: XCTestCase {
 /// The long form of the exactness check, for `scripts/exact-time.sh`: as many sleeps as
 /// `LOCKSTEP_EXACT_TIME_SLEEPS` says, of mixed durations (seeded by `LOCKSTEP_SEED`), and a line
 /// on standard output with how many were not exact.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(max(5, SuiteTimeLimit.minutes))))
 struct ExactTimeProof {
   static let sleeps = ProcessInfo.processInfo.environment["LOCKSTEP_EXACT_TIME_SLEEPS"].flatMap { Int($0) }
 

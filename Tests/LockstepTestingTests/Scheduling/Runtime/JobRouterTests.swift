@@ -81,6 +81,18 @@ private let routingTable: [RoutingCase] = [
   RoutingCase(
     name: "an actor job while the quarantine frees actors", work: .job(task: nil), phase: .quarantined,
     expected: .route(.held)),
+  RoutingCase(
+    name: "another task's job on the drain thread of a quarantined run", work: .job(task: 150),
+    phase: .quarantined, expected: .route(.platform)),
+  RoutingCase(
+    name: "a job of a task new to a quarantined run", work: .job(task: 103), phase: .quarantined,
+    expected: .route(.platform)),
+  RoutingCase(
+    name: "a sleep of a quarantined task", work: .sleep(task: 102), phase: .quarantined,
+    expected: .route(.held)),
+  RoutingCase(
+    name: "a sleep of another task on the drain thread of a quarantined run", work: .sleep(task: 150),
+    phase: .quarantined, expected: .route(.platform)),
   RoutingCase(name: "a sleep of a run's task", work: .sleep(task: 102), expected: .route(.run(task: 3))),
   RoutingCase(name: "a sleep with no current task", work: .sleep(task: nil), expected: .route(.run(task: 0))),
   RoutingCase(

@@ -84,3 +84,56 @@ struct RunWatchdogTests {
     #expect(issues.count == 1, "\(issues)")
   }
 }
+
+/// An actor several tests share, as an app's singleton is.
+private actor SharedStore {
+  func hold(_ latch: ReleaseLatch, entered: Gate) {
+    entered.open()
+    latch.wait()  // the blocking call under test: the test releases it
+  }
+
+  func touch() {}
+}
+
+@Suite(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
+struct BlockedRunActorTests {
+  /// A run whose job blocks inside an actor that another test calls: once the watchdog has given
+  /// the run up and the job returns, the actor's next job runs, and the other test's call goes on.
+  @Test func anActorABlockedJobLeavesServesAnotherTestOnceTheJobReturns() async throws {
+    let store = SharedStore()
+    let release = ReleaseLatch()
+    let entered = Gate()
+    let collector = IssueCollector()
+    let called = EventCounter("another test's call to the shared actor")
+    try await IssueRouting.$collector.withValue(collector) {
+      async let blocked: (any Error)? = {
+        do {
+          try await withDeterministicScheduling(timeout: .milliseconds(200)) {
+            await store.hold(release, entered: entered)
+          }
+          return nil
+        } catch {
+          return error
+        }
+      }()
+      try? await entered.wait()
+      // Another test's call, queued on the actor the blocked job holds.
+      Task.detached {
+        await store.touch()
+        called.record()
+      }
+      var givenUp: Result<Void, any Error> = .success(())
+      do {
+        try await waitUntil("the watchdog has given the blocked run up") {
+          collector.issues.withLock { $0.contains { $0.message.contains("never returned from its job") } }
+        }
+      } catch {
+        givenUp = .failure(error)
+      }
+      release.open()
+      try givenUp.get()
+      #expect(await blocked is WaitTimeoutError)
+    }
+    try await called.waitForCount(1)
+  }
+}

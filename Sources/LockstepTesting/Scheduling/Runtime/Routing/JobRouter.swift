@@ -18,7 +18,9 @@
 ///    judge, and a task created there is that run's (`Task { }` in a completion handler); a
 ///    sleep and a main-queue block belong to no run; a task created on any other thread is an
 ///    outsider of every run in progress.
-/// 3. A run that ended lets everything go to the platform; a quarantined run holds every job.
+/// 3. A run that ended lets everything go to the platform; a quarantined run holds the jobs of its
+///    own tasks and of no task (actor jobs, which the quarantine runs to free the actors), and lets
+///    every other task go on outside it.
 /// 4. A run in progress takes the jobs of its own tasks and of no task (actor jobs, yields), and
 ///    registers a task it does not know yet — unless that task, or the task whose work the drain
 ///    thread runs inside an actor's job (``actingTask(current:runningJob:drainer:inJob:)``), is an
@@ -110,8 +112,9 @@ enum JobRouter {
     case .quarantined:
       switch work {
       case .taskCreation, .mainQueueBlock: return .platform
-      case .taskSwitch(let task): return run.number(ofTask: task) != nil ? .held : .platform
-      case .job, .sleep: return .held
+      case .job(nil), .sleep(nil): return .held
+      case .job(let task?), .sleep(let task?), .taskSwitch(let task):
+        return run.number(ofTask: task) != nil ? .held : .platform
       }
     case .running: break
     }

@@ -69,6 +69,14 @@ extension DeterministicRun {
     return ended
   }
 
+  /// Frees the actors of a run the watchdog gave up, once its blocked job has returned on this
+  /// thread: leaving an actor, that job queued the actor's next job, which the quarantine holds.
+  /// Until then the blocked thread's fields are its own, so nothing is run before.
+  func releaseActorsLeftByTheBlockedJob() {
+    _ = releaseActors()
+    ActorClaims.release(self)
+  }
+
   /// The most actor jobs a quarantine runs to free actors.
   static var actorReleaseLimit: Int { 10_000 }
 

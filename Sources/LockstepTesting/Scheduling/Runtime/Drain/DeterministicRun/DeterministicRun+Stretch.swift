@@ -57,7 +57,9 @@ extension DeterministicRun {
       return .ended(quarantine { .stoppedBeforeCrash($0, tasks: tasks) })
     case .stopped: return .ended(quarantine { _ in .realClockSleep(makeRealClockSleep()) })
     case .abandoned:
-      // The watchdog failed the run while a job held this thread; that job has returned now.
+      // The watchdog failed the run while a job held this thread; that job has returned now, and
+      // the actor jobs it left are run as a quarantine runs them.
+      releaseActorsLeftByTheBlockedJob()
       return .ended(abandonedOutcome.withLock { $0 } ?? .timedOut(state.withLock { $0.trace }, tasks: []))
     case .quarantined: return .ended(quarantine { _ in .deadlock(progress.report!) })
     }
