@@ -66,7 +66,11 @@ static long wait_in_real_time(dispatch_wait_function wait, void *object, uint64_
 /// A wait of `kind` on `object`: offered to the run whose job runs on the calling thread, if any.
 static long blocking_wait(dispatch_wait_function next, void *object, uint64_t timeout, int kind) {
   void *run = lockstep_current_run();
-  if (__builtin_expect(run == NULL, 1)) return next(object, timeout);
+  if (__builtin_expect(run == NULL, 1)) {
+    // A block or a thread of a run reads its clocks too: its deadline is the run's.
+    if (__builtin_expect(lockstep_thread.context.clocks == NULL, 1)) return next(object, timeout);
+    return wait_in_real_time(next, object, timeout);
+  }
   lockstep_blocking_wait_observer observer = __atomic_load_n(&wait_observer, __ATOMIC_ACQUIRE);
   if (observer != NULL && timeout != 0) {
     long result = observer(run, object, kind, lockstep_dispatch_time_remaining(timeout));

@@ -22,6 +22,7 @@
 
 #include "Internal/RunContext.h"
 #include "Internal/NextDefinition.h"
+#include "Internal/OutsideWork.h"
 #include "LockstepInterposition.h"
 
 #if defined(__linux__)
@@ -36,7 +37,6 @@ static finished_function next_finished;
 static run_loop_function next_stop;
 static current_run_loop_function next_current;
 static lockstep_run_loop_rest run_loop_rest;
-static lockstep_waiter_clocks_function waiter_clocks;
 static lockstep_run_loop_stop_observer stop_observer;
 /// How many run-loop waits runs take now: stops are told to a run only while one is.
 static long waits_taken;
@@ -129,8 +129,7 @@ bool lockstep_called_from_xctest(void) {
 }
 
 void lockstep_expectation_waiter_enter(void *token) {
-  lockstep_waiter_clocks_function clocks_of = __atomic_load_n(&waiter_clocks, __ATOMIC_ACQUIRE);
-  lockstep_virtual_clocks *clocks = clocks_of == NULL ? NULL : clocks_of(token);
+  lockstep_virtual_clocks *clocks = lockstep_outside_work_clocks(token);
   if (clocks == NULL) return;
   // Left when the thread ends, or as soon as the run is over (above): not a scope, so nothing is
   // kept to go back to.
@@ -147,11 +146,9 @@ void lockstep_expectation_waiter_leave(void) {
 }
 
 void lockstep_expectation_waits_set_observer(
-  lockstep_run_loop_rest rest, lockstep_waiter_clocks_function clocks,
-  lockstep_run_loop_stop_observer stopped)
+  lockstep_run_loop_rest rest, lockstep_run_loop_stop_observer stopped)
 {
   __atomic_store_n(&stop_observer, stopped, __ATOMIC_RELEASE);
-  __atomic_store_n(&waiter_clocks, clocks, __ATOMIC_RELEASE);
   __atomic_store_n(&run_loop_rest, rest, __ATOMIC_RELEASE);
 }
 
@@ -162,11 +159,9 @@ void lockstep_run_loop_waits_taken(long change) {
 #else
 
 void lockstep_expectation_waits_set_observer(
-  lockstep_run_loop_rest rest, lockstep_waiter_clocks_function clocks,
-  lockstep_run_loop_stop_observer stopped)
+  lockstep_run_loop_rest rest, lockstep_run_loop_stop_observer stopped)
 {
   (void)rest;
-  (void)clocks;
   (void)stopped;
 }
 void lockstep_run_loop_waits_taken(long change) { (void)change; }

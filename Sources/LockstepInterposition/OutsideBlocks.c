@@ -70,12 +70,18 @@ typedef struct {
   bool barrier;
 } outside_block;
 
-/// Runs an outside block on the thread its queue chose: blocks and threads it starts are the
-/// run's outside work too. Then tells the run it returned.
+/// The fields a block or a thread of a run enters: its token, and the run's clocks.
+static const lockstep_run_context_fields outside_fields =
+  lockstep_run_context_outside_token | lockstep_run_context_clocks;
+
+/// Runs an outside block on the thread its queue chose, reading the run's clocks: blocks and
+/// threads it starts are the run's outside work too. Then tells the run it returned.
 static void run_outside_block(void *context) {
   outside_block *work = context;
-  lockstep_run_context block = {.outside_token = work->token}, saved;
-  lockstep_run_context_swap_in(&block, lockstep_run_context_outside_token, &saved);
+  lockstep_run_context block = {
+    .outside_token = work->token, .clocks = lockstep_outside_work_clocks(work->token)};
+  lockstep_run_context saved;
+  lockstep_run_context_swap_in(&block, outside_fields, &saved);
   void *running = work->token;
   if (work->waited) {
     // It has waited; now it runs, as a block queued with `async` by the work that waited.
@@ -91,7 +97,7 @@ static void run_outside_block(void *context) {
       (void **)&dispatch_release_function, "dispatch_release");
     release(work->group);
   }
-  lockstep_run_context_swap_out(&saved, lockstep_run_context_outside_token);
+  lockstep_run_context_swap_out(&saved, outside_fields);
   lockstep_release_block(work->block);
   lockstep_outside_work_end(running);
   free(work);

@@ -26,6 +26,7 @@ static queue_label_function queue_label;
 static lockstep_outside_began outside_began;
 static lockstep_outside_ended outside_ended;
 static lockstep_delayed_block_observer delayed_block_observer;
+static lockstep_outside_clocks outside_clocks;
 
 /// The token of new outside work started on the calling thread, for a block for `queue` (`NULL`
 /// for a thread): from a run's job, or from outside work; `NULL` when the thread does neither.
@@ -70,6 +71,15 @@ bool lockstep_outside_work_delayed(void *queue, void *block, int64_t delay) {
   return false;
 }
 
+lockstep_virtual_clocks *lockstep_outside_work_clocks(void *token) {
+  lockstep_outside_clocks clocks_of = __atomic_load_n(&outside_clocks, __ATOMIC_ACQUIRE);
+  return clocks_of == NULL || token == NULL ? NULL : clocks_of(token);
+}
+
+void lockstep_outside_work_set_clocks(lockstep_outside_clocks clocks) {
+  __atomic_store_n(&outside_clocks, clocks, __ATOMIC_RELEASE);
+}
+
 void lockstep_outside_work_set_observer(
   lockstep_outside_began began, lockstep_outside_ended ended, lockstep_delayed_block_observer delayed)
 {
@@ -86,6 +96,11 @@ void *lockstep_outside_work_begin(void *queue, int kind) {
   return NULL;
 }
 void lockstep_outside_work_end(void *token) { (void)token; }
+lockstep_virtual_clocks *lockstep_outside_work_clocks(void *token) {
+  (void)token;
+  return NULL;
+}
+void lockstep_outside_work_set_clocks(lockstep_outside_clocks clocks) { (void)clocks; }
 void lockstep_outside_work_set_observer(
   lockstep_outside_began began, lockstep_outside_ended ended, lockstep_delayed_block_observer delayed)
 {

@@ -15,6 +15,7 @@
 
 #include "Internal/RunContext.h"
 #include "Internal/NextDefinition.h"
+#include "Internal/OutsideWork.h"
 #include "LockstepInterposition.h"
 
 #if defined(__linux__)
@@ -40,15 +41,19 @@ static void end_thread_work(void *token) {
 static void *run_started_thread(void *context) {
   started_thread started = *(started_thread *)context;
   free(context);
-  lockstep_run_context thread = {.outside_token = started.token}, saved;
-  lockstep_run_context_swap_in(&thread, lockstep_run_context_outside_token, &saved);
+  // The thread reads the run's clocks, as its jobs do.
+  lockstep_run_context thread = {
+    .outside_token = started.token, .clocks = lockstep_outside_work_clocks(started.token)};
+  lockstep_run_context saved;
+  lockstep_run_context_fields fields = lockstep_run_context_outside_token | lockstep_run_context_clocks;
+  lockstep_run_context_swap_in(&thread, fields, &saved);
   if (started.waits_for_expectations) lockstep_expectation_waiter_enter(started.token);
   void *result;
   // Ends the work however the thread ends: returning, `pthread_exit`, cancellation.
   pthread_cleanup_push(end_thread_work, started.token);
   result = started.start(started.argument);
   pthread_cleanup_pop(1);
-  lockstep_run_context_swap_out(&saved, lockstep_run_context_outside_token);
+  lockstep_run_context_swap_out(&saved, fields);
   return result;
 }
 

@@ -1,6 +1,7 @@
 // The clock reads a deterministic run makes virtual: while one of a run's jobs runs on the run's
-// thread, `clock_gettime`, `gettimeofday` and `time` read the run's virtual clocks; everywhere
-// else, and on every other thread, they read the C library's. A definition of `clock_gettime` in
+// thread, or its outside work (a block, a source's handler, a thread it started) on another,
+// `clock_gettime`, `gettimeofday` and `time` read the run's virtual clocks; everywhere else they
+// read the C library's. A definition of `clock_gettime` in
 // the test executable is what the Swift runtime (`ContinuousClock.now`, `SuspendingClock.now`),
 // Foundation (`Date()`) and Dispatch (`DispatchTime.now()`) call on Linux: the executable's
 // symbol comes first in the dynamic linker's search order. Apple platforms bind each call to its

@@ -6,6 +6,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "Clocks.h"
+
+/// The virtual clocks outside work `token` reads (its run's), or `NULL` for the real ones.
+lockstep_virtual_clocks *lockstep_outside_work_clocks(void *token);
+
 #if defined(__linux__)
 
 /// Whether a run's job queued `block` for `queue` (not the main queue) after `delay`, and the run

@@ -82,6 +82,14 @@ typedef void (*lockstep_outside_ended)(void *token);
 typedef bool (*lockstep_delayed_block_observer)(
   void *run, void *parent, void *queue, void *block, int64_t delay);
 
+/// The virtual clocks of the run whose outside work `token` is (while the work is in flight),
+/// or `NULL` for the real ones.
+typedef lockstep_virtual_clocks *(*lockstep_outside_clocks)(void *token);
+
+/// Sets the function that gives outside work its run's clocks (once, before any run): a block or
+/// a thread of a run reads them, as the run's jobs do.
+void lockstep_outside_work_set_clocks(lockstep_outside_clocks clocks);
+
 /// Sets the functions told of outside work (once, before any run).
 void lockstep_outside_work_set_observer(
   lockstep_outside_began began, lockstep_outside_ended ended, lockstep_delayed_block_observer delayed);

@@ -12,17 +12,13 @@
 /// -1 when the run takes no more (the thread reads the real clocks from then on).
 typedef int32_t (*lockstep_run_loop_rest)(void *token, int64_t nanoseconds, void *run_loop);
 
-/// The virtual clocks of the run of outside work `token`, or `NULL`.
-typedef lockstep_virtual_clocks *(*lockstep_waiter_clocks_function)(void *token);
-
 /// `run_loop` is about to be stopped (`CFRunLoopStop`) by a job of `run`, or by outside work of a
 /// run (its `token`): XCTest ends a wait so when the expectations it waits for are fulfilled.
 typedef void (*lockstep_run_loop_stop_observer)(void *run, void *token, void *run_loop);
 
 /// Sets the functions told of XCTest's waits (once, before any run).
 void lockstep_expectation_waits_set_observer(
-  lockstep_run_loop_rest rest, lockstep_waiter_clocks_function clocks,
-  lockstep_run_loop_stop_observer stopped);
+  lockstep_run_loop_rest rest, lockstep_run_loop_stop_observer stopped);
 
 /// Counts the run-loop waits the run takes now, so that `CFRunLoopStop` asks only while one does.
 void lockstep_run_loop_waits_taken(long change);

@@ -3,7 +3,8 @@ import LockstepInterposition
 
 /// What time it is inside a deterministic run: on Linux, `ContinuousClock.now`,
 /// `SuspendingClock.now`, `Date()` and `DispatchTime.now()` read the run's virtual time while its
-/// jobs run, so code that computes deadlines from the real clocks runs unchanged.
+/// jobs and the blocks and threads they start run, so code that computes deadlines from the real
+/// clocks runs unchanged.
 ///
 /// ```swift
 /// try await withDeterministicScheduling {

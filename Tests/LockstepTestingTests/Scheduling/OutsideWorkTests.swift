@@ -337,3 +337,89 @@ struct OutsideWorkTests {
     #expect(result, "the wait timed out before the other thread was done")
   }
 }
+
+/// What a block or a thread of a run reads of now: the run's virtual time, as its jobs do
+/// (Linux, where reads of now are virtual).
+@Suite(
+  .timeLimit(.minutes(SuiteTimeLimit.minutes)),
+  .enabled(if: MainQueueHandOff.isInEffect && VirtualNow.isAvailable))
+struct OutsideWorkClockTests {
+  /// The clocks a job of the run reads, and those its outside work read: the same instants,
+  /// since virtual time stands still while the outside work runs.
+  private struct Readings: Sendable, Equatable {
+    let continuous: ContinuousClock.Instant
+    let date: Date
+    let uptime: UInt64
+
+    static var now: Readings {
+      Readings(continuous: .now, date: Date(), uptime: DispatchTime.now().uptimeNanoseconds)
+    }
+  }
+
+  @Test func aCompletionHandlerReadsTheRunsVirtualTime() async throws {
+    let (inJob, inBlock) = try await withDeterministicScheduling {
+      try await Task.sleep(for: .seconds(3600))  // virtual time moved an hour ahead of real time
+      let inJob = Readings.now
+      let inBlock = await withCheckedContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(returning: Readings.now) }
+      }
+      return (inJob, inBlock)
+    }
+    #expect(inBlock == inJob)
+  }
+
+  @Test func aThreadTheRunStartsReadsTheRunsVirtualTime() async throws {
+    let (inJob, inThread) = try await withDeterministicScheduling {
+      try await Task.sleep(for: .seconds(3600))
+      let inJob = Readings.now
+      let inThread = await withCheckedContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(returning: Readings.now) }
+      }
+      return (inJob, inThread)
+    }
+    #expect(inThread == inJob)
+  }
+
+  /// A completion handler waits on a semaphore with a timeout computed on the run's clocks: the
+  /// wait lasts its time on the real clock, neither expiring at once nor lasting an hour.
+  @Test(arguments: [false, true])
+  func aWaitWithATimeoutInABlockLastsItsTimeoutInRealTime(group: Bool) async throws {
+    let answered = try await withDeterministicScheduling {
+      try await Task.sleep(for: .seconds(3600))
+      return await withCheckedContinuation { continuation in
+        DispatchQueue.global().async {
+          if group {
+            let work = DispatchGroup()
+            DispatchQueue.global().async(group: work) { slowOutsideWork() }
+            continuation.resume(returning: work.wait(timeout: .now() + 30) == .success)
+            return
+          }
+          let done = DispatchSemaphore(value: 0)
+          DispatchQueue.global().async {
+            slowOutsideWork()
+            done.signal()
+          }
+          continuation.resume(returning: done.wait(timeout: .now() + 30) == .success)
+        }
+      }
+    }
+    #expect(answered, "the wait timed out before the other block was done")
+  }
+
+  /// A block of a run that ended queues an `asyncAfter` with a deadline read on the run's clocks:
+  /// it fires after its delay in real time, not an hour later.
+  @Test func anAsyncAfterABlockQueuesAfterItsRunFiresOnTime() async throws {
+    let fired = EventCounter("the asyncAfter block")
+    let release = DispatchSemaphore(value: 0)
+    try await withDeterministicScheduling(gracePeriod: .zero) {
+      try await Task.sleep(for: .seconds(3600))
+      DispatchQueue.global().async {
+        // A block of the run, still running once the run is over (the test releases it).
+        release.wait()
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(10)) { fired.record() }
+      }
+    }
+    release.signal()
+    try await fired.waitForCount(1)
+  }
+}

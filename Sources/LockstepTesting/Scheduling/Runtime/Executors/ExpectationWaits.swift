@@ -17,11 +17,6 @@ enum ExpectationWaits {
         let work = Unmanaged<OutsideWorkTracking.Token>.fromOpaque(token).takeUnretainedValue()
         return ExpectationWaits.rest(work, for: .nanoseconds(nanoseconds), runLoop: runLoop)
       },
-      { token in
-        guard let token else { return nil }
-        return Unmanaged<OutsideWorkTracking.Token>.fromOpaque(token).takeUnretainedValue().run?.clocks?
-          .pointer
-      },
       { run, _, runLoop in
         guard let runLoop, !ParkedRunLoops.stop(runLoop) else { return }
         ExpectationWaits.resting.withLock { $0[UInt(bitPattern: runLoop)] }?.stop(byJob: run != nil)

@@ -40,6 +40,10 @@ enum OutsideWorkTracking {
         OutsideWorkTracking.startAfterDelay(owner, pending, delay: .nanoseconds(delay))
         return true
       })
+    lockstep_outside_work_set_clocks { token in
+      guard let token else { return nil }
+      return Unmanaged<Token>.fromOpaque(token).takeUnretainedValue().clocks
+    }
   }
 
   /// One piece of outside work, owned by the thread that runs it until it returns; or the run a
@@ -61,6 +65,10 @@ enum OutsideWorkTracking {
     }
 
     var run: DeterministicRun? { inFlight ?? owner }
+
+    /// The clocks the work reads: its run's, while the work is in flight (which keeps the run,
+    /// and so its clocks, alive); the real ones otherwise.
+    var clocks: UnsafeMutablePointer<lockstep_virtual_clocks>? { inFlight?.clocks?.pointer }
 
     /// Called on the work's own thread only.
     func end() {
