@@ -194,10 +194,11 @@ struct ParkedJobsTests {
   }
 
   /// `queue.sync` used as a lock while a block the run queued on that queue waits for a task of the
-  /// run: the job is parked for the call, the task runs, and the queue keeps its order.
-  @Test(.timeLimit(.minutes(SuiteTimeLimit.minutes)))
-  func aSyncCallForAQueueWithTheRunsBlocksIsParked() async throws {
-    let outcome = try await runDeterministically(seed: 1, timeout: .seconds(10)) { () -> [Int] in
+  /// run: the job is parked for the call, the task runs, and the queue keeps its order — under
+  /// every seed (`scripts/queue-sync-seeds.sh` runs a thousand).
+  @Test(.timeLimit(.minutes(SuiteTimeLimit.minutes)), arguments: SeedSweep.seeds)
+  func aSyncCallForAQueueWithTheRunsBlocksIsParked(seed: UInt64) async throws {
+    let outcome = try await runDeterministically(seed: seed, timeout: .seconds(10)) { () -> [Int] in
       let queue = DispatchQueue(label: "com.example.lock")
       let answered = DispatchSemaphore(value: 0)
       let order = Locked<[Int]>([])
