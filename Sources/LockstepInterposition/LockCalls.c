@@ -17,6 +17,7 @@
 
 #include "Internal/RunContext.h"
 #include "Internal/NextDefinition.h"
+#include "Internal/RuntimeImage.h"
 #include "LockstepInterposition.h"
 
 #if defined(__linux__)
@@ -187,8 +188,9 @@ static inline __attribute__((always_inline)) int take_mutex(
     if (__builtin_expect(probing, 0)) note_probe(returned_to);
     return next(mutex);
   }
-  const void *caller = past_thunk(returned_to, frame);
-  if (caller_kind(caller) != caller_tested) {
+  // The runtime's own locks (a task's status records) are the system's, without a lookup.
+  const void *caller = lockstep_in_runtime(returned_to) ? NULL : past_thunk(returned_to, frame);
+  if (caller == NULL || caller_kind(caller) != caller_tested) {
     int result = next(mutex);
     if (result == 0) system_locks_held++;
     return result;
@@ -219,9 +221,11 @@ int pthread_mutex_unlock(pthread_mutex_t *mutex) {
     if (__builtin_expect(probing, 0)) note_probe(__builtin_return_address(0));
     return next(mutex);
   }
-  const void *caller = past_thunk(__builtin_return_address(0), __builtin_frame_address(0));
+  const void *returned_to = __builtin_return_address(0);
+  const void *caller =
+    lockstep_in_runtime(returned_to) ? NULL : past_thunk(returned_to, __builtin_frame_address(0));
   int result = next(mutex);
-  if (caller_kind(caller) != caller_tested) {
+  if (caller == NULL || caller_kind(caller) != caller_tested) {
     if (result == 0 && system_locks_held > 0) system_locks_held--;
     return result;
   }

@@ -25,9 +25,9 @@ struct RunClocks {
   @inline(__always)
   func reading(at elapsed: Int64, _ body: () -> Void) {
     lockstep_virtual_clocks_set_elapsed(storage, elapsed)
-    var context = lockstep_run_context()
-    context.clocks = storage
-    RunContext.with(context, .clocks, body)
+    let previous = lockstep_run_context_swap_clocks(storage)
+    defer { lockstep_run_context_swap_clocks(previous) }
+    body()
   }
 
   /// Lets the clocks go, the run being over: a thread of the run still reading them (a job given
@@ -51,7 +51,9 @@ enum RealTime {
   /// Reads a clock in real time.
   @inline(__always)
   static func reading<T>(_ read: () throws -> T) rethrows -> T {
-    try RunContext.with(lockstep_run_context(), .clocks, read)
+    let previous = lockstep_run_context_swap_clocks(nil)
+    defer { lockstep_run_context_swap_clocks(previous) }
+    return try read()
   }
 
   /// Now, on the continuous clock.
