@@ -60,7 +60,7 @@ extension DeterministicRun {
       // The watchdog failed the run while a job held this thread; that job has returned now, and
       // the actor jobs it left are run as a quarantine runs them.
       releaseActorsLeftByTheBlockedJob()
-      return .ended(abandonedOutcome.withLock { $0 } ?? .timedOut(state.withLock { $0.trace }, tasks: []))
+      return .ended(sidelines.withLock { $0.abandonedOutcome } ?? .timedOut(state.withLock { $0.trace }, tasks: []))
     case .quarantined: return .ended(quarantine { _ in .deadlock(progress.report!) })
     }
   }
@@ -175,7 +175,8 @@ extension DeterministicRun {
       resumer.hand(.retire)
     }
     if progress.steps >= stepLimit { return .tooManySteps }
-    if let budget, jobStart >= budget { return .paused(.budgetSpent) }
+    // `<` itself: `>=` is `Comparable`'s, called through its witness table.
+    if let budget, !(jobStart < budget) { return .paused(.budgetSpent) }
     progress.jobsSinceCheck += 1
     if progress.jobsSinceCheck >= 4096 {
       progress.jobsSinceCheck = 0
