@@ -302,9 +302,23 @@ void lockstep_locks_job_starts(void) { system_locks_held = 0; }
 
 void lockstep_locks_probe(bool on) { probing = on; }
 
-void lockstep_private_mutex_lock(void *mutex) { lock_function()((pthread_mutex_t *)mutex); }
+/// `lockstep_next_definition` out of line: the private lock calls below keep no frame of their
+/// own (its name buffer would be one) and tail-call the C library.
+static __attribute__((noinline)) mutex_function look_up(void **slot, const char *name) {
+  return (mutex_function)lockstep_next_definition(slot, name);
+}
 
-void lockstep_private_mutex_unlock(void *mutex) { unlock_function()((pthread_mutex_t *)mutex); }
+int lockstep_private_mutex_lock(void *mutex) {
+  mutex_function next = __atomic_load_n(&next_lock, __ATOMIC_ACQUIRE);
+  if (__builtin_expect(next == NULL, 0)) next = look_up((void **)&next_lock, "pthread_mutex_lock");
+  return next((pthread_mutex_t *)mutex);
+}
+
+int lockstep_private_mutex_unlock(void *mutex) {
+  mutex_function next = __atomic_load_n(&next_unlock, __ATOMIC_ACQUIRE);
+  if (__builtin_expect(next == NULL, 0)) next = look_up((void **)&next_unlock, "pthread_mutex_unlock");
+  return next((pthread_mutex_t *)mutex);
+}
 
 void lockstep_private_condition_wait(void *condition, void *mutex) {
   condition_wait_function next = (condition_wait_function)lockstep_next_definition(
@@ -329,8 +343,8 @@ bool lockstep_private_condition_timed_wait(void *condition, void *mutex, int64_t
 void lockstep_locks_set_observer(lockstep_lock_observer observer) { (void)observer; }
 void lockstep_locks_job_starts(void) {}
 void lockstep_locks_probe(bool on) { (void)on; }
-void lockstep_private_mutex_lock(void *mutex) { pthread_mutex_lock((pthread_mutex_t *)mutex); }
-void lockstep_private_mutex_unlock(void *mutex) { pthread_mutex_unlock((pthread_mutex_t *)mutex); }
+int lockstep_private_mutex_lock(void *mutex) { return pthread_mutex_lock((pthread_mutex_t *)mutex); }
+int lockstep_private_mutex_unlock(void *mutex) { return pthread_mutex_unlock((pthread_mutex_t *)mutex); }
 void lockstep_private_condition_wait(void *condition, void *mutex) {
   pthread_cond_wait((pthread_cond_t *)condition, (pthread_mutex_t *)mutex);
 }

@@ -58,6 +58,13 @@ enum RealTime {
 
   /// Now, on the continuous clock.
   static var now: ContinuousClock.Instant { reading { ContinuousClock.now } }
+
+  /// Where the drain counts real time from (``sinceEpoch``): read once.
+  static let epoch = now
+
+  /// Now, as the time since ``epoch``: a `Duration`, compared and stored as plain integers, where
+  /// a `ContinuousClock.Instant` (not frozen) goes through its value witnesses.
+  static var sinceEpoch: Duration { epoch.duration(to: now) }
 }
 
 /// Whether reads of now can be made virtual in this process: checked once, by reading the

@@ -45,9 +45,12 @@ final class DeterministicRun: @unchecked Sendable {
   /// began: the test's own task, for example. Set before the run is drained, read by the drain
   /// thread.
   var bodyTaskID: UInt64 = 0
+  /// When the running job started, in real time since ``RealTime/epoch`` (``jobStart``). Drain
+  /// thread only.
+  @exclusivity(unchecked) var jobStartSinceEpoch = RealTime.sinceEpoch
   /// When the running job started, in real time: without virtual now, sleeps of the job use it to
   /// recover their duration (see ``SleepRequest``). Drain thread only.
-  @exclusivity(unchecked) var jobStart = RealTime.now
+  var jobStart: ContinuousClock.Instant { RealTime.epoch.advanced(by: jobStartSinceEpoch) }
   /// The thread that handed this thread the turn to resume its parked job, waiting to have it
   /// back (``ParkedJobs``). Drain thread only.
   @exclusivity(unchecked) var resumer: BatonSlot?
