@@ -217,7 +217,9 @@ extension DeterministicRun {
   /// Hands the turn to the parked job of `wait`, whose thread is back from its wait, and waits for
   /// it back. Returns why this thread stops draining, if it does. Drain thread only.
   func resume(_ wait: ParkedWaits.Wait) -> Stop? {
-    guard let thread = sidelines.withLock({ $0.parkedThreads.removeValue(forKey: wait.id) }) else { return nil }
+    guard let thread = sidelines.withLock({ $0.parkedThreads.removeValue(forKey: wait.id) }) else {
+      return nil
+    }
     let slot = BatonSlot()
     let fields = drainerFields
     // The parked job reads the run's clocks at the instant it resumes.

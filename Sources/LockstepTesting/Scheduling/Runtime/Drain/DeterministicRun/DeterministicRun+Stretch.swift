@@ -63,7 +63,8 @@ extension DeterministicRun {
       // The watchdog failed the run while a job held this thread; that job has returned now, and
       // the actor jobs it left are run as a quarantine runs them.
       releaseActorsLeftByTheBlockedJob()
-      return .ended(sidelines.withLock { $0.abandonedOutcome } ?? .timedOut(state.withLock { $0.trace }, tasks: []))
+      let abandoned = sidelines.withLock { $0.abandonedOutcome }
+      return .ended(abandoned ?? .timedOut(state.withLock { $0.trace }, tasks: []))
     case .quarantined: return .ended(quarantine { _ in .deadlock(progress.report!) })
     }
   }
