@@ -17,6 +17,7 @@
 
 #include "Internal/RunContext.h"
 #include "Internal/NextDefinition.h"
+#include "Internal/RuntimeImage.h"
 #include "LockstepInterposition.h"
 
 #if defined(__linux__)
@@ -187,8 +188,9 @@ static inline __attribute__((always_inline)) int take_mutex(
     if (__builtin_expect(probing, 0)) note_probe(returned_to);
     return next(mutex);
   }
-  const void *caller = past_thunk(returned_to, frame);
-  if (caller_kind(caller) != caller_tested) {
+  // The runtime's own locks (a task's status records) are the system's, without a lookup.
+  const void *caller = lockstep_in_runtime(returned_to) ? NULL : past_thunk(returned_to, frame);
+  if (caller == NULL || caller_kind(caller) != caller_tested) {
     int result = next(mutex);
     if (result == 0) system_locks_held++;
     return result;
@@ -219,9 +221,11 @@ int pthread_mutex_unlock(pthread_mutex_t *mutex) {
     if (__builtin_expect(probing, 0)) note_probe(__builtin_return_address(0));
     return next(mutex);
   }
-  const void *caller = past_thunk(__builtin_return_address(0), __builtin_frame_address(0));
+  const void *returned_to = __builtin_return_address(0);
+  const void *caller =
+    lockstep_in_runtime(returned_to) ? NULL : past_thunk(returned_to, __builtin_frame_address(0));
   int result = next(mutex);
-  if (caller_kind(caller) != caller_tested) {
+  if (caller == NULL || caller_kind(caller) != caller_tested) {
     if (result == 0 && system_locks_held > 0) system_locks_held--;
     return result;
   }
@@ -298,9 +302,23 @@ void lockstep_locks_job_starts(void) { system_locks_held = 0; }
 
 void lockstep_locks_probe(bool on) { probing = on; }
 
-void lockstep_private_mutex_lock(void *mutex) { lock_function()((pthread_mutex_t *)mutex); }
+/// `lockstep_next_definition` out of line: the private lock calls below keep no frame of their
+/// own (its name buffer would be one) and tail-call the C library.
+static __attribute__((noinline)) mutex_function look_up(void **slot, const char *name) {
+  return (mutex_function)lockstep_next_definition(slot, name);
+}
 
-void lockstep_private_mutex_unlock(void *mutex) { unlock_function()((pthread_mutex_t *)mutex); }
+int lockstep_private_mutex_lock(void *mutex) {
+  mutex_function next = __atomic_load_n(&next_lock, __ATOMIC_ACQUIRE);
+  if (__builtin_expect(next == NULL, 0)) next = look_up((void **)&next_lock, "pthread_mutex_lock");
+  return next((pthread_mutex_t *)mutex);
+}
+
+int lockstep_private_mutex_unlock(void *mutex) {
+  mutex_function next = __atomic_load_n(&next_unlock, __ATOMIC_ACQUIRE);
+  if (__builtin_expect(next == NULL, 0)) next = look_up((void **)&next_unlock, "pthread_mutex_unlock");
+  return next((pthread_mutex_t *)mutex);
+}
 
 void lockstep_private_condition_wait(void *condition, void *mutex) {
   condition_wait_function next = (condition_wait_function)lockstep_next_definition(
@@ -325,8 +343,8 @@ bool lockstep_private_condition_timed_wait(void *condition, void *mutex, int64_t
 void lockstep_locks_set_observer(lockstep_lock_observer observer) { (void)observer; }
 void lockstep_locks_job_starts(void) {}
 void lockstep_locks_probe(bool on) { (void)on; }
-void lockstep_private_mutex_lock(void *mutex) { pthread_mutex_lock((pthread_mutex_t *)mutex); }
-void lockstep_private_mutex_unlock(void *mutex) { pthread_mutex_unlock((pthread_mutex_t *)mutex); }
+int lockstep_private_mutex_lock(void *mutex) { return pthread_mutex_lock((pthread_mutex_t *)mutex); }
+int lockstep_private_mutex_unlock(void *mutex) { return pthread_mutex_unlock((pthread_mutex_t *)mutex); }
 void lockstep_private_condition_wait(void *condition, void *mutex) {
   pthread_cond_wait((pthread_cond_t *)condition, (pthread_mutex_t *)mutex);
 }

@@ -19,3 +19,9 @@ void lockstep_run_context_leave(const lockstep_run_context *saved, lockstep_run_
 }
 
 const lockstep_run_context *lockstep_run_context_current(void) { return &lockstep_thread.context; }
+
+lockstep_virtual_clocks *lockstep_run_context_swap_clocks(lockstep_virtual_clocks *clocks) {
+  lockstep_virtual_clocks *previous = lockstep_thread.context.clocks;
+  lockstep_thread.context.clocks = clocks;
+  return previous;
+}

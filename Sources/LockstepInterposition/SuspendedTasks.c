@@ -9,10 +9,9 @@
 #if defined(__linux__)
   #define _GNU_SOURCE
   #include <dlfcn.h>
-  #include <link.h>
-  #include <pthread.h>
 #endif
 
+#include "Internal/RuntimeImage.h"
 #include "LockstepInterposition.h"
 
 #if defined(__linux__)
@@ -124,36 +123,12 @@ int lockstep_suspended_task_stack(const void *task, uintptr_t *addresses, int li
   return read_stack(task, addresses, limit, limit, 0, 0);
 }
 
-/// The addresses of the concurrency runtime's code (`libswift_Concurrency`), found once: the
-/// loaded segments of the image that holds `swift_continuation_init` (Lockstep interposes
-/// `swift_task_create`).
-static uintptr_t runtime_start, runtime_end;
-
-static int find_runtime_image(struct dl_phdr_info *info, size_t size, void *data) {
-  (void)size;
-  uintptr_t target = (uintptr_t)data, start = UINTPTR_MAX, end = 0;
-  for (int index = 0; index < info->dlpi_phnum; index++) {
-    const ElfW(Phdr) *header = &info->dlpi_phdr[index];
-    if (header->p_type != PT_LOAD) continue;
-    uintptr_t low = info->dlpi_addr + header->p_vaddr, high = low + header->p_memsz;
-    if (low < start) start = low;
-    if (high > end) end = high;
-  }
-  if (target < start || target >= end) return 0;
-  runtime_start = start;
-  runtime_end = end;
-  return 1;
-}
-
-static void find_runtime(void) {
-  void *symbol = dlsym(RTLD_DEFAULT, "swift_continuation_init");
-  if (symbol != NULL) dl_iterate_phdr(find_runtime_image, symbol);
-}
-
 int lockstep_suspension_site(const void *task, uintptr_t *addresses, int limit) {
-  static pthread_once_t once = PTHREAD_ONCE_INIT;
-  pthread_once(&once, find_runtime);
-  return read_stack(task, addresses, limit, 16, runtime_start, runtime_end);
+  // The runtime's own resume functions (`libswift_Concurrency`) are skipped.
+  if (__builtin_expect(!__atomic_load_n(&lockstep_runtime_found, __ATOMIC_ACQUIRE), 0)) {
+    lockstep_runtime_image_find();
+  }
+  return read_stack(task, addresses, limit, 16, lockstep_runtime_start, lockstep_runtime_end);
 }
 
 #else

@@ -46,10 +46,11 @@ void lockstep_locks_job_starts(void);
 void lockstep_locks_probe(bool on);
 
 /// The C library's `pthread_mutex_lock` itself, for Lockstep's own locks: never a scheduling point.
-void lockstep_private_mutex_lock(void *mutex);
+/// Returns what it returns (a tail call).
+int lockstep_private_mutex_lock(void *mutex);
 
-/// The C library's `pthread_mutex_unlock` itself, for Lockstep's own locks.
-void lockstep_private_mutex_unlock(void *mutex);
+/// The C library's `pthread_mutex_unlock` itself, for Lockstep's own locks; returns what it returns.
+int lockstep_private_mutex_unlock(void *mutex);
 
 /// The C library's `pthread_cond_wait` itself, for Lockstep's own conditions.
 void lockstep_private_condition_wait(void *condition, void *mutex);

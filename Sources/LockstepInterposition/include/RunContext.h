@@ -67,4 +67,8 @@ void lockstep_run_context_leave(const lockstep_run_context *saved, lockstep_run_
 /// The calling thread's record, valid as long as the thread lives; read it on that thread only.
 const lockstep_run_context *lockstep_run_context_current(void);
 
+/// Makes `clocks` the calling thread's clocks and returns the ones it had: the enter and the leave
+/// of the clocks alone, one call each (around every job of a run).
+lockstep_virtual_clocks *lockstep_run_context_swap_clocks(lockstep_virtual_clocks *clocks);
+
 #endif

@@ -19,7 +19,8 @@ extension RunState {
   /// Records a task seen to run in the last step, an actor's job, with where it left it.
   mutating func recordRanInActorJob(_ entry: SchedulerTrace.RanTask) {
     guard let last = trace.steps.indices.last, trace.steps[last].task == nil else { return }
-    if trace.tasksRanInActorJobs.isEmpty { trace.tasksRanInActorJobs.reserveCapacity(8) }
+    // Room for a small test's actor jobs at once: growing from 8 copied the entries twice a run.
+    if trace.tasksRanInActorJobs.isEmpty { trace.tasksRanInActorJobs.reserveCapacity(32) }
     trace.tasksRanInActorJobs.append((last, entry))
     tasks[entry.task].lastStep = last
     if entry.site.finished { tasks[entry.task].finished = true }

@@ -82,7 +82,7 @@ extension DeterministicRun {
   /// Parks the running job's thread as wait `id` until the run resumes it (`true`) or is over.
   private func parkAtLock(_ id: UInt64) -> Bool {
     let thread = ParkedThread(waitOn: nil, frames: ParkedThread.stackHere())
-    parkedThreads.withLock { $0[id] = thread }
+    sidelines.withLock { $0.parkedThreads[id] = thread }
     let fields = handTurnOn()
     let message = ParkedJobs.outsideRun { thread.slot.wait() }
     drainerFields = fields

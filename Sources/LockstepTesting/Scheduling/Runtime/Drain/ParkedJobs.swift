@@ -111,16 +111,16 @@ extension DeterministicRun {
       state.withLock { $0.unpark(id, task: task) }
       return 0
     }
-    parkedThreads.withLock { $0[id] = thread }
+    sidelines.withLock { $0.parkedThreads[id] = thread }
     if kind == .runLoop { ParkedRunLoops.enter(object, run: self) }
     defer { if kind == .runLoop { ParkedRunLoops.leave(object) } }
     let fields = handTurnOn()
     typealias WaitEnd = RunState<ScheduledJob>.ParkedWaitEnd
     let (end, message) = ParkedJobs.outsideRun { () -> (WaitEnd, BatonSlot.Message) in
       if let call {
-        syncCallsParked.withLock { $0 += 1 }
+        sidelines.withLock { $0.syncCallsParked += 1 }
         call()
-        syncCallsParked.withLock { $0 -= 1 }
+        sidelines.withLock { $0.syncCallsParked -= 1 }
       } else if let servant = thread.servant {
         MainActorAccess.waitServing(servant) { thread.isWoken }
       } else {
@@ -177,7 +177,7 @@ extension DeterministicRun {
   /// out. `waits` are the run's parked waits as the run ended.
   func releaseParkedThreads(_ waits: [ParkedWaits.Wait]) {
     guard !waits.isEmpty else { return }
-    let threads = parkedThreads.withLock { $0 }
+    let threads = sidelines.withLock { $0.parkedThreads }
     for wait in waits where wait.phase == .waiting { threads[wait.id]?.wake() }
   }
 
@@ -186,7 +186,7 @@ extension DeterministicRun {
   /// threads still touch its state one at a time. Called by the thread whose stretch ended the run,
   /// last.
   func handOnRunOver() {
-    guard let next = parkedThreads.withLock({ $0.popFirst()?.value }) else { return }
+    guard let next = sidelines.withLock({ $0.parkedThreads.popFirst()?.value }) else { return }
     next.slot.hand(.runOver)
   }
 
@@ -202,7 +202,7 @@ extension DeterministicRun {
   /// returns timed out.
   private func timeOutParked(_ id: UInt64) {
     guard case .wakeThread(let id) = state.withLock({ $0.timeOutParked(id) }) else { return }
-    parkedThreads.withLock { $0[id] }?.wake()
+    sidelines.withLock { $0.parkedThreads[id] }?.wake()
   }
 
   /// `runLoop`, in which a job of the run is parked, was stopped (`CFRunLoopStop`): the wait
@@ -211,13 +211,15 @@ extension DeterministicRun {
     guard case .wakeThread(let id) = state.withLock({ $0.stopRunLoopWait(UInt(bitPattern: runLoop)) }) else {
       return
     }
-    parkedThreads.withLock { $0[id] }?.wake()
+    sidelines.withLock { $0.parkedThreads[id] }?.wake()
   }
 
   /// Hands the turn to the parked job of `wait`, whose thread is back from its wait, and waits for
   /// it back. Returns why this thread stops draining, if it does. Drain thread only.
   func resume(_ wait: ParkedWaits.Wait) -> Stop? {
-    guard let thread = parkedThreads.withLock({ $0.removeValue(forKey: wait.id) }) else { return nil }
+    guard let thread = sidelines.withLock({ $0.parkedThreads.removeValue(forKey: wait.id) }) else {
+      return nil
+    }
     let slot = BatonSlot()
     let fields = drainerFields
     // The parked job reads the run's clocks at the instant it resumes.
@@ -235,7 +237,7 @@ extension DeterministicRun {
   func endWhileParked(_ outcome: DrainOutcome) {
     // A thread parked in `queue.sync` cannot be released: the call returns when the queue is
     // done. The failure is reported now, as the watchdog reports a blocked job.
-    if syncCallsParked.withLock({ $0 }) > 0,
+    if sidelines.withLock({ $0.syncCallsParked }) > 0,
       let failure = outcome.failure(timeout: timeout, site: site)
     {
       reportIssue("\(failure)", at: site, context: issueContext)

@@ -25,9 +25,9 @@ struct RunClocks {
   @inline(__always)
   func reading(at elapsed: Int64, _ body: () -> Void) {
     lockstep_virtual_clocks_set_elapsed(storage, elapsed)
-    var context = lockstep_run_context()
-    context.clocks = storage
-    RunContext.with(context, .clocks, body)
+    let previous = lockstep_run_context_swap_clocks(storage)
+    defer { lockstep_run_context_swap_clocks(previous) }
+    body()
   }
 
   /// Lets the clocks go, the run being over: a thread of the run still reading them (a job given
@@ -51,11 +51,20 @@ enum RealTime {
   /// Reads a clock in real time.
   @inline(__always)
   static func reading<T>(_ read: () throws -> T) rethrows -> T {
-    try RunContext.with(lockstep_run_context(), .clocks, read)
+    let previous = lockstep_run_context_swap_clocks(nil)
+    defer { lockstep_run_context_swap_clocks(previous) }
+    return try read()
   }
 
   /// Now, on the continuous clock.
   static var now: ContinuousClock.Instant { reading { ContinuousClock.now } }
+
+  /// Where the drain counts real time from (``sinceEpoch``): read once.
+  static let epoch = now
+
+  /// Now, as the time since ``epoch``: a `Duration`, compared and stored as plain integers, where
+  /// a `ContinuousClock.Instant` (not frozen) goes through its value witnesses.
+  static var sinceEpoch: Duration { epoch.duration(to: now) }
 }
 
 /// Whether reads of now can be made virtual in this process: checked once, by reading the

@@ -8,7 +8,7 @@ extension DeterministicRun {
     fileprivate var inJob: Bool
     fileprivate var drainerTaskID: UInt64?
     fileprivate var runningNameChecked: Bool
-    fileprivate var jobStart: ContinuousClock.Instant
+    fileprivate var jobStartSinceEpoch: Duration
     var resumer: BatonSlot?
     var drainsAsHelper: Bool
   }
@@ -16,14 +16,14 @@ extension DeterministicRun {
   /// A helper thread's fields as it starts draining: no job runs.
   static let helperFields = DrainerFields(
     runningTaskID: nil, inJob: false, drainerTaskID: nil, runningNameChecked: false,
-    jobStart: RealTime.now, resumer: nil, drainsAsHelper: true)
+    jobStartSinceEpoch: RealTime.sinceEpoch, resumer: nil, drainsAsHelper: true)
 
   /// The drain thread's own fields, as this thread left them. Drain thread only.
   var drainerFields: DrainerFields {
     get {
       DrainerFields(
         runningTaskID: runningTaskID, inJob: inJob, drainerTaskID: drainerTaskID,
-        runningNameChecked: runningNameChecked, jobStart: jobStart, resumer: resumer,
+        runningNameChecked: runningNameChecked, jobStartSinceEpoch: jobStartSinceEpoch, resumer: resumer,
         drainsAsHelper: drainsAsHelper)
     }
     set {
@@ -31,7 +31,7 @@ extension DeterministicRun {
       inJob = newValue.inJob
       drainerTaskID = newValue.drainerTaskID
       runningNameChecked = newValue.runningNameChecked
-      jobStart = newValue.jobStart
+      jobStartSinceEpoch = newValue.jobStartSinceEpoch
       resumer = newValue.resumer
       drainsAsHelper = newValue.drainsAsHelper
     }

@@ -2,9 +2,9 @@
 extension DeterministicRun {
   /// Keeps `outcome` as the run's, unless it was given up already; returns whether it was kept.
   func noteAbandoned(_ outcome: DrainOutcome) -> Bool {
-    abandonedOutcome.withLock { kept in
-      guard kept == nil else { return false }
-      kept = outcome
+    sidelines.withLock { sidelines in
+      guard sidelines.abandonedOutcome == nil else { return false }
+      sidelines.abandonedOutcome = outcome
       return true
     }
   }

@@ -44,7 +44,7 @@ extension DeterministicRun {
     TaskOriginSymbols.prepare(origins)
     let notShown = suspended.isEmpty ? nil : SuspendedTaskStacks.unavailability
     var waits = SuspendedTaskStacks.lines(for: suspended)
-    let threads = parkedThreads.withLock { $0 }
+    let threads = sidelines.withLock { $0.parkedThreads }
     for wait in parked where wait.waitingTask != 0 {
       guard let frames = threads[wait.id]?.frames else { continue }
       let lock = LockPoints.line(for: wait, locks: locks) { "task \($0)" }

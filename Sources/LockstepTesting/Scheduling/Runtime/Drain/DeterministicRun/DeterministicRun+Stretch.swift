@@ -34,7 +34,10 @@ extension DeterministicRun {
       deadline = RealTime.now + FailureBoundScale.scaled(timeout)
       ActiveRuns.add(self)
     }
-    let stop = asDrainThread { runJobs(budget: budget, holding: lease) }
+    // The budget as the time since the epoch the job starts are counted from: compared after
+    // every job.
+    let limit = budget.map { RealTime.epoch.duration(to: $0) }
+    let stop = asDrainThread { runJobs(budget: limit, holding: lease) }
     // No job holds the thread from here to the next stretch (a report may take a while): the
     // watchdog must not count it as blocked. A finished run is marked over by `finish()`; a
     // main-actor job chosen and held for the next stretch stays the running one.
@@ -60,7 +63,8 @@ extension DeterministicRun {
       // The watchdog failed the run while a job held this thread; that job has returned now, and
       // the actor jobs it left are run as a quarantine runs them.
       releaseActorsLeftByTheBlockedJob()
-      return .ended(abandonedOutcome.withLock { $0 } ?? .timedOut(state.withLock { $0.trace }, tasks: []))
+      let abandoned = sidelines.withLock { $0.abandonedOutcome }
+      return .ended(abandoned ?? .timedOut(state.withLock { $0.trace }, tasks: []))
     case .quarantined: return .ended(quarantine { _ in .deadlock(progress.report!) })
     }
   }
@@ -147,11 +151,12 @@ extension DeterministicRun {
   /// it does.
   private func run(
     _ job: ScheduledJob, needsName: Bool, isKept: Bool, now: Int64, step: Int,
-    budget: ContinuousClock.Instant?, holding lease: borrowing MainActorLease?
+    budget: Duration?, holding lease: borrowing MainActorLease?
   ) -> Stop? {
     runningTaskID = job.taskID
     runningNameChecked = !needsName
-    jobStart = ContinuousClock.now
+    // Between jobs this thread reads the real clocks.
+    jobStartSinceEpoch = RealTime.epoch.duration(to: ContinuousClock.now)
     crashTrail?.record(step: step)
     runJob(job, now: now, holding: lease)
     crashTrail?.record(step: 0)
@@ -162,7 +167,7 @@ extension DeterministicRun {
   }
 
   /// Counts the job that just returned; returns why draining stops after it, if it does.
-  func afterJob(budget: ContinuousClock.Instant?) -> Stop? {
+  func afterJob(budget: Duration?) -> Stop? {
     progress.gaveMainActorBack = false
     progress.steps += 1
     // A job that parked and was resumed: the thread that resumed it waits for its turn back.
@@ -175,7 +180,7 @@ extension DeterministicRun {
       resumer.hand(.retire)
     }
     if progress.steps >= stepLimit { return .tooManySteps }
-    if let budget, jobStart >= budget { return .paused(.budgetSpent) }
+    if let budget, jobStartSinceEpoch >= budget { return .paused(.budgetSpent) }
     progress.jobsSinceCheck += 1
     if progress.jobsSinceCheck >= 4096 {
       progress.jobsSinceCheck = 0
@@ -186,7 +191,7 @@ extension DeterministicRun {
 
   /// Reads the clock between jobs, for the run's bounds: there this thread reads real time (the
   /// run's clocks are set only around each job).
-  func runJobs(budget: ContinuousClock.Instant?, holding lease: borrowing MainActorLease?)
+  func runJobs(budget: Duration?, holding lease: borrowing MainActorLease?)
     -> Stop
   {
     let deadline = self.deadline

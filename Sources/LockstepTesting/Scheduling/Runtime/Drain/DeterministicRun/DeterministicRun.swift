@@ -45,17 +45,34 @@ final class DeterministicRun: @unchecked Sendable {
   /// began: the test's own task, for example. Set before the run is drained, read by the drain
   /// thread.
   var bodyTaskID: UInt64 = 0
+  /// When the running job started, in real time since ``RealTime/epoch`` (``jobStart``). Drain
+  /// thread only.
+  @exclusivity(unchecked) var jobStartSinceEpoch = RealTime.sinceEpoch
   /// When the running job started, in real time: without virtual now, sleeps of the job use it to
   /// recover their duration (see ``SleepRequest``). Drain thread only.
-  @exclusivity(unchecked) var jobStart = RealTime.now
+  var jobStart: ContinuousClock.Instant { RealTime.epoch.advanced(by: jobStartSinceEpoch) }
   /// The thread that handed this thread the turn to resume its parked job, waiting to have it
   /// back (``ParkedJobs``). Drain thread only.
   @exclusivity(unchecked) var resumer: BatonSlot?
   /// Whether this thread drains the run only while another's job is parked (a helper), not for
   /// the run's caller. Drain thread only.
   @exclusivity(unchecked) var drainsAsHelper = false
-  /// The threads of the run's parked jobs, by wait id.
-  let parkedThreads = Locked<[UInt64: ParkedThread]>([:])
+  /// What threads other than the drain's touch now and then: the threads of the run's parked
+  /// jobs, the `queue.sync` calls parked, the outcome of a run given up (``Sidelines``). One lock
+  /// for the three, none of which is taken while another is held: two allocations fewer a run.
+  let sidelines = Locked(Sidelines())
+
+  /// The run's fields behind ``sidelines``.
+  struct Sidelines {
+    /// The threads of the run's parked jobs, by wait id.
+    var parkedThreads: [UInt64: ParkedThread] = [:]
+    /// How many of the run's jobs are parked in a `queue.sync` call now (``sync(on:_:barrier:)``).
+    var syncCallsParked = 0
+    /// What the watchdog made of the run when it gave it up (``abandonBlockedJob(blockedFor:)``),
+    /// or a helper when the run ended while its caller's thread was parked
+    /// (``endWhileParked(_:)``).
+    var abandonedOutcome: DrainOutcome?
+  }
 
   /// A run whose ready jobs `order` orders; exploration may cancel the task at the
   /// `cancelAtWait`-th Lockstep wait, bound the run to `stepLimit` jobs, stop it before step
@@ -143,13 +160,6 @@ final class DeterministicRun: @unchecked Sendable {
 
   /// Where the drain left off (``DrainProgress``). Drain thread only.
   @exclusivity(unchecked) var progress = DrainProgress()
-
-  /// How many of the run's jobs are parked in a `queue.sync` call now (``sync(on:_:barrier:)``).
-  let syncCallsParked = Locked(0)
-
-  /// What the watchdog made of the run when it gave it up (``abandonBlockedJob(blockedFor:)``), or
-  /// a helper when the run ended while its caller's thread was parked (``endWhileParked(_:)``).
-  let abandonedOutcome = Locked<DrainOutcome?>(nil)
 
   /// Wakes the drain, which waits for outside work or a parked job's thread.
   func signalWakeup() { wakeup.signal() }
