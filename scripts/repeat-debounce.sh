@@ -9,22 +9,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 REPETITIONS="${1:-10000}"
-SCRATCH="${SCRATCH:-.build}"
-BUILD_FLAGS=(--scratch-path "$SCRATCH")
-if [[ -n "${SANITIZE:-}" ]]; then BUILD_FLAGS+=(--sanitize="$SANITIZE"); fi
-
-swift build --build-tests "${BUILD_FLAGS[@]}"
-
-CORES="$(getconf _NPROCESSORS_ONLN 2>/dev/null || sysctl -n hw.ncpu)"
-LOAD_PIDS=()
-stop_load() {
-  for pid in "${LOAD_PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-}
-trap stop_load EXIT
-for _ in $(seq "$CORES"); do
-  yes >/dev/null &
-  LOAD_PIDS+=("$!")
-done
+# shellcheck source=lib/build-with-busy-cores.sh
+source scripts/lib/build-with-busy-cores.sh
 echo "Busy-looping on $CORES core(s); running the debounce scenario $REPETITIONS times..."
 
 LOG="$(mktemp)"

@@ -21,6 +21,24 @@ private func blockingRun(
   }
 }
 
+/// Waits until the watchdog has given the blocked run up (at its bound: a failure bound, not a
+/// delay), then lets the blocked thread go, so that no thread of the test process stays blocked —
+/// and a broken watchdog ends the test with a failure, not a hang.
+private func waitForTheWatchdog(_ collector: IssueCollector, thenRelease release: ReleaseLatch)
+  async throws
+{
+  var givenUp: Result<Void, any Error> = .success(())
+  do {
+    try await waitUntil("the watchdog has given the blocked run up") {
+      collector.issues.withLock { $0.contains { $0.message.contains("never returned from its job") } }
+    }
+  } catch {
+    givenUp = .failure(error)
+  }
+  release.open()
+  try givenUp.get()
+}
+
 /// A latch on a condition variable: a wait Lockstep does not see.
 private final class ReleaseLatch: @unchecked Sendable {
   private let condition = NSCondition()
@@ -60,19 +78,7 @@ struct RunWatchdogTests {
       } catch {
         laterRunError = error
       }
-      // The watchdog fails the blocked run at its bound (a failure bound, not a delay)…
-      var givenUp: Result<Void, any Error> = .success(())
-      do {
-        try await waitUntil("the watchdog has given the blocked run up") {
-          collector.issues.withLock { $0.contains { $0.message.contains("never returned from its job") } }
-        }
-      } catch {
-        givenUp = .failure(error)
-      }
-      // … then the test lets the blocked thread go, so that no thread of the test process stays
-      // blocked (and a broken watchdog ends this test with a failure, not a hang).
-      release.open()
-      try givenUp.get()
+      try await waitForTheWatchdog(collector, thenRelease: release)
       return (await blocked, laterRunError)
     }
     let issues = collector.issues.value
@@ -122,16 +128,7 @@ struct BlockedRunActorTests {
         await store.touch()
         called.record()
       }
-      var givenUp: Result<Void, any Error> = .success(())
-      do {
-        try await waitUntil("the watchdog has given the blocked run up") {
-          collector.issues.withLock { $0.contains { $0.message.contains("never returned from its job") } }
-        }
-      } catch {
-        givenUp = .failure(error)
-      }
-      release.open()
-      try givenUp.get()
+      try await waitForTheWatchdog(collector, thenRelease: release)
       #expect(await blocked is WaitTimeoutError)
     }
     try await called.waitForCount(1)
