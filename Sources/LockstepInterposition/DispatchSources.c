@@ -46,21 +46,14 @@ static source_handler_function next_set_event_handler;
 /// delivery of the signals the run sent itself).
 static void run_source_handler(void *block) {
   source_handler_block *wrapper = block;
-  lockstep_run_context_fields fields = lockstep_run_context_outside_token | lockstep_run_context_clocks;
-  lockstep_run_context handler = {
-    .outside_token = wrapper->token, .clocks = lockstep_outside_work_clocks(wrapper->token)};
   lockstep_run_context saved;
-  lockstep_run_context_swap_in(&handler, fields, &saved);
+  lockstep_outside_work_enter(wrapper->token, &saved);
   void *running = lockstep_outside_work_begin(
     NULL, wrapper->registration ? lockstep_outside_async : lockstep_outside_source_event);
   if (wrapper->registration) lockstep_outside_work_end(wrapper->token);
-  if (running != NULL) lockstep_thread.context.outside_token = running;
-  // A handler reads the run's clocks; `running` is the same run's.
-  if (running != NULL && handler.clocks == NULL) {
-    lockstep_thread.context.clocks = lockstep_outside_work_clocks(running);
-  }
+  if (running != NULL) lockstep_outside_work_switch(running);
   ((lockstep_block_layout *)wrapper->handler)->invoke(wrapper->handler);
-  lockstep_run_context_swap_out(&saved, fields);
+  lockstep_run_context_swap_out(&saved, LOCKSTEP_OUTSIDE_WORK_FIELDS);
   lockstep_outside_work_end(running);
   if (wrapper->registration) {
     lockstep_outside_work_end(__atomic_exchange_n(&wrapper->resumed, NULL, __ATOMIC_ACQ_REL));

@@ -70,25 +70,19 @@ typedef struct {
   bool barrier;
 } outside_block;
 
-/// The fields a block or a thread of a run enters: its token, and the run's clocks.
-static const lockstep_run_context_fields outside_fields =
-  lockstep_run_context_outside_token | lockstep_run_context_clocks;
-
 /// Runs an outside block on the thread its queue chose, reading the run's clocks: blocks and
 /// threads it starts are the run's outside work too. Then tells the run it returned.
 static void run_outside_block(void *context) {
   outside_block *work = context;
-  lockstep_run_context block = {
-    .outside_token = work->token, .clocks = lockstep_outside_work_clocks(work->token)};
   lockstep_run_context saved;
-  lockstep_run_context_swap_in(&block, outside_fields, &saved);
+  lockstep_outside_work_enter(work->token, &saved);
   void *running = work->token;
   if (work->waited) {
     // It has waited; now it runs, as a block queued with `async` by the work that waited.
     void *started = lockstep_outside_work_begin(NULL, lockstep_outside_async);
     if (started != NULL) running = started;
     if (started != NULL) lockstep_outside_work_end(work->token);
-    lockstep_thread.context.outside_token = running;
+    lockstep_outside_work_switch(running);
   }
   ((lockstep_block_layout *)work->block)->invoke(work->block);
   if (work->group != NULL) {
@@ -97,7 +91,7 @@ static void run_outside_block(void *context) {
       (void **)&dispatch_release_function, "dispatch_release");
     release(work->group);
   }
-  lockstep_run_context_swap_out(&saved, outside_fields);
+  lockstep_run_context_swap_out(&saved, LOCKSTEP_OUTSIDE_WORK_FIELDS);
   lockstep_release_block(work->block);
   lockstep_outside_work_end(running);
   free(work);

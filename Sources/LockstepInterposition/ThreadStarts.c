@@ -41,19 +41,15 @@ static void end_thread_work(void *token) {
 static void *run_started_thread(void *context) {
   started_thread started = *(started_thread *)context;
   free(context);
-  // The thread reads the run's clocks, as its jobs do.
-  lockstep_run_context thread = {
-    .outside_token = started.token, .clocks = lockstep_outside_work_clocks(started.token)};
   lockstep_run_context saved;
-  lockstep_run_context_fields fields = lockstep_run_context_outside_token | lockstep_run_context_clocks;
-  lockstep_run_context_swap_in(&thread, fields, &saved);
+  lockstep_outside_work_enter(started.token, &saved);
   if (started.waits_for_expectations) lockstep_expectation_waiter_enter(started.token);
   void *result;
   // Ends the work however the thread ends: returning, `pthread_exit`, cancellation.
   pthread_cleanup_push(end_thread_work, started.token);
   result = started.start(started.argument);
   pthread_cleanup_pop(1);
-  lockstep_run_context_swap_out(&saved, fields);
+  lockstep_run_context_swap_out(&saved, LOCKSTEP_OUTSIDE_WORK_FIELDS);
   return result;
 }
 

@@ -7,9 +7,27 @@
 #include <stdint.h>
 
 #include "Clocks.h"
+#include "RunContext.h"
 
 /// The virtual clocks outside work `token` reads (its run's), or `NULL` for the real ones.
 lockstep_virtual_clocks *lockstep_outside_work_clocks(void *token);
+
+/// The fields outside work enters on the thread that runs it: its token, and its run's clocks.
+#define LOCKSTEP_OUTSIDE_WORK_FIELDS (lockstep_run_context_outside_token | lockstep_run_context_clocks)
+
+/// Makes the calling thread run outside work `token` (a block, a source's handler, a thread),
+/// reading its run's clocks; left with `lockstep_run_context_swap_out(saved,
+/// LOCKSTEP_OUTSIDE_WORK_FIELDS)`.
+static inline void lockstep_outside_work_enter(void *token, lockstep_run_context *saved) {
+  lockstep_run_context work = {.outside_token = token, .clocks = lockstep_outside_work_clocks(token)};
+  lockstep_run_context_swap_in(&work, LOCKSTEP_OUTSIDE_WORK_FIELDS, saved);
+}
+
+/// Makes the calling thread, which runs outside work, run `token` instead (the same run's).
+static inline void lockstep_outside_work_switch(void *token) {
+  lockstep_thread.context.outside_token = token;
+  lockstep_thread.context.clocks = lockstep_outside_work_clocks(token);
+}
 
 #if defined(__linux__)
 
