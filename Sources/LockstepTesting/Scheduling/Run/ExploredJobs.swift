@@ -19,14 +19,21 @@ struct ExploredJobs<Job: SchedulableJob> {
   mutating func next(previous: Int, step: Int) -> RunEntry<Job>? {
     guard !jobs.isEmpty else { return nil }
     if jobs.count == 1 { return jobs.removeFirst() }
-    let eligible = eligibleIndices()
-    guard eligible.count > 1 else { return jobs.remove(at: eligible[0]) }
-    let picked = picker.pick(among: eligible.map { jobs[$0].task }, previous: previous, step: step)
-    return jobs.remove(at: eligible[min(max(picked, 0), eligible.count - 1)])
+    // The candidates' tasks only: the picker's record keeps that array, and a second one, of
+    // indices, would be allocated and freed at every choice.
+    let tasks = eligibleTasks()
+    guard tasks.count > 1 else { return jobs.remove(at: eligibleIndex(0)) }
+    let picked = picker.pick(among: tasks, previous: previous, step: step)
+    return jobs.remove(at: eligibleIndex(min(max(picked, 0), tasks.count - 1)))
   }
 
   /// How many jobs may run next.
-  var eligibleCount: Int { jobs.isEmpty ? 0 : eligibleIndices().count }
+  var eligibleCount: Int {
+    var count = 0
+    var sawMain = false
+    for entry in jobs where isEligible(entry, sawMain: &sawMain) { count += 1 }
+    return count
+  }
 
   /// Asks the picker to choose among `leading` tasks, the eligible jobs and `trailing` tasks, in
   /// that order: candidates that are not jobs (a job stopped at a lock point, which goes on or
@@ -48,14 +55,40 @@ struct ExploredJobs<Job: SchedulableJob> {
     var eligible: [Int] = []
     eligible.reserveCapacity(jobs.count)
     var sawMain = false
-    for (index, entry) in jobs.enumerated() {
-      if entry.job.isMainActor {
-        if sawMain { continue }
-        sawMain = true
-      }
+    for (index, entry) in jobs.enumerated() where isEligible(entry, sawMain: &sawMain) {
       eligible.append(index)
     }
     return eligible
+  }
+
+  /// The tasks of the jobs that may run next, oldest first.
+  private func eligibleTasks() -> [Int] {
+    var tasks: [Int] = []
+    tasks.reserveCapacity(jobs.count)
+    var sawMain = false
+    for entry in jobs where isEligible(entry, sawMain: &sawMain) { tasks.append(entry.task) }
+    return tasks
+  }
+
+  /// The index among the jobs of the eligible one at `position` among the eligible ones.
+  private func eligibleIndex(_ position: Int) -> Int {
+    var remaining = position
+    var sawMain = false
+    for (index, entry) in jobs.enumerated() where isEligible(entry, sawMain: &sawMain) {
+      if remaining == 0 { return index }
+      remaining -= 1
+    }
+    preconditionFailure("no eligible job at \(position)")
+  }
+
+  /// Whether `entry`, met after the jobs before it, may run next: a main-actor job only if no
+  /// main-actor job came before (`sawMain`, updated).
+  @inline(__always)
+  private func isEligible(_ entry: RunEntry<Job>, sawMain: inout Bool) -> Bool {
+    guard entry.job.isMainActor else { return true }
+    if sawMain { return false }
+    sawMain = true
+    return true
   }
 
   mutating func removeAll() -> [RunEntry<Job>] {

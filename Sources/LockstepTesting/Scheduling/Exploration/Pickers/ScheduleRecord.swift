@@ -37,6 +37,8 @@ struct ScheduleRecord: Equatable, Sendable {
   var contextSwitches: Int { points.count { $0.isSwitch } }
 
   mutating func append(_ index: Int, among tasks: [Int], previous: Int, step: Int) {
+    // Room for a small schedule's choices at once: growing from 1 reallocated it five times.
+    if points.isEmpty { points.reserveCapacity(16) }
     points.append(ChoicePoint(tasks: tasks, previous: previous, chosen: index, step: step))
   }
 }
