@@ -60,11 +60,39 @@ enum RealTime {
   static var now: ContinuousClock.Instant { reading { ContinuousClock.now } }
 
   /// Where the drain counts real time from (``sinceEpoch``): read once.
-  static let epoch = now
+  static var epoch: ContinuousClock.Instant { origin.instant }
+
+  /// ``epoch``, and on Linux the continuous clock's reading in nanoseconds beside it, read once
+  /// together.
+  private static let origin: (nanoseconds: Int64, instant: ContinuousClock.Instant) = {
+    let instant = now
+    return (continuousNanoseconds, instant)
+  }()
+
+  /// ``origin``'s nanoseconds on their own: read from the tuple, which holds a resilient type, the
+  /// whole tuple would be copied on every read.
+  private static let epochNanoseconds = origin.nanoseconds
 
   /// Now, as the time since ``epoch``: a `Duration`, compared and stored as plain integers, where
-  /// a `ContinuousClock.Instant` (not frozen) goes through its value witnesses.
-  static var sinceEpoch: Duration { epoch.duration(to: now) }
+  /// a `ContinuousClock.Instant` (not frozen) goes through its value witnesses. Read on every job:
+  /// on Linux in one C call, not through `ContinuousClock.now` (about 100 instructions fewer).
+  static var sinceEpoch: Duration {
+    #if os(Linux)
+      .nanoseconds(continuousNanoseconds - epochNanoseconds)
+    #else
+      epoch.duration(to: now)
+    #endif
+  }
+
+  /// The continuous clock's real reading in nanoseconds: on Linux `CLOCK_BOOTTIME`, the clock
+  /// the standard library's `ContinuousClock` reads there; elsewhere 0 (unused).
+  private static var continuousNanoseconds: Int64 {
+    #if os(Linux)
+      lockstep_real_clock_nanoseconds(Int32(CLOCK_BOOTTIME))
+    #else
+      0
+    #endif
+  }
 }
 
 /// Whether reads of now can be made virtual in this process: checked once, by reading the

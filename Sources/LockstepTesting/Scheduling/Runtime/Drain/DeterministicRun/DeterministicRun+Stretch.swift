@@ -156,7 +156,7 @@ extension DeterministicRun {
     runningTaskID = job.taskID
     runningNameChecked = !needsName
     // Between jobs this thread reads the real clocks.
-    jobStartSinceEpoch = RealTime.epoch.duration(to: ContinuousClock.now)
+    jobStartSinceEpoch = RealTime.sinceEpoch
     crashTrail?.record(step: step)
     runJob(job, now: now, holding: lease)
     crashTrail?.record(step: 0)
