@@ -98,6 +98,19 @@ struct LockRaceTests {
     print("seat seed \(seed): \(result.failure.map { "schedule \($0.schedule)" } ?? "none")")
   }
 
+  /// A lock in a task off the main actor is a choice point also after a main-actor job of the
+  /// body: the drain takes the main actor for main-actor jobs only.
+  @Test func aLockOffTheMainActorIsAChoiceAfterAMainActorJobToo() async {
+    let alone = await explore(.exhaustive()) { await twoReservations(.correct) }
+    let afterMainActor = await explore(.exhaustive()) {
+      await Task { @MainActor in }.value
+      await twoReservations(.correct)
+    }
+    #expect(alone.isComplete && afterMainActor.isComplete)
+    #expect(alone.schedulesRun > 1)
+    #expect(afterMainActor.schedulesRun == alone.schedulesRun, "\(alone)\n\(afterMainActor)")
+  }
+
   @Test func oneLockSectionIsNeverReported() async {
     let result = await explore(.pct(schedules: 2000, depth: 2, seed: 1)) { await twoReservations(.correct) }
     #expect(result.failure == nil, "\(result)")

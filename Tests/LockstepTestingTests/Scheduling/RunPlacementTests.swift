@@ -72,6 +72,22 @@ struct RunPlacementTests {
     #expect(outcome.value == 4)
     #expect(outcome.trace.steps.last?.time == .milliseconds(10))
   }
+
+  /// A job that is not the main actor's runs without it, also after the drain took the main actor
+  /// for a main-actor job: what a job may do (an exploration's choice at a lock) must not depend
+  /// on where a time budget ran out.
+  @Test func aNonisolatedCallersJobsOffTheMainActorNeverHoldIt() async throws {
+    let outcome = try await runDeterministically {
+      var held: [Bool] = []
+      for _ in 0..<3 {
+        await Task { @MainActor in MainActor.assertIsolated() }.value
+        held.append(await Task { MainActorAccess.isHeldHere }.value)
+        held.append(MainActorAccess.isHeldHere)  // the body, back from its await
+      }
+      return held
+    }
+    #expect(outcome.value == Array(repeating: false, count: 6))
+  }
 }
 
 final class RunPlacementXCTests: XCTestCase {

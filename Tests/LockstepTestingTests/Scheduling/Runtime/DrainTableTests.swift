@@ -9,8 +9,12 @@ struct DrainTableTests {
 
   /// The table in `DrainTable`'s documentation, row by row, in the order of ``pauses``.
   private static let table: [(DrainPlace, [DrainMove])] = [
-    (.callerThread, [.moveTo(.mainActor), .moveTo(.mainActor), .moveTo(.thread), .moveTo(.thread)]),
+    (
+      .callerThread,
+      [.moveTo(.callerOnMainActor), .moveTo(.callerOnMainActor), .moveTo(.thread), .moveTo(.thread)]
+    ),
     (.mainActor, [.stay, .yieldThenStay, .yieldThenStay, .moveTo(.thread)]),
+    (.callerOnMainActor, [.stay, .yieldThenStay, .yieldThenStay, .moveTo(.thread)]),
     (.thread, [.moveTo(.threadInMainActor), .moveTo(.threadInMainActor), .stay, .stay]),
     (.threadInMainActor, [.moveTo(.thread), .moveTo(.thread), .moveTo(.thread), .moveTo(.thread)]),
     (.mainThread, [.stay, .stay, .stay, .handToDrainThreadServingMainActor]),
@@ -44,6 +48,20 @@ struct DrainTableTests {
       case .stay, .yieldThenStay: Issue.record("\(place) waits holding the main actor")
       }
     }
+  }
+
+  @Test func aStretchHoldingTheMainActorForItsJobsOnlyLeavesItForAnyOther() {
+    // Only places that hold the main actor without the caller holding it run only its jobs, and
+    // the pause before another job takes them to a place without it.
+    for (place, _) in Self.table where place.runsOnlyMainActorJobs {
+      #expect(place.holdsMainActor, "\(place)")
+      guard case .moveTo(let next) = DrainTable.move(after: .leaveMainActor, at: place) else {
+        Issue.record("\(place) stays holding the main actor")
+        continue
+      }
+      #expect(!next.holdsMainActor, "\(place)")
+    }
+    #expect(Self.table.filter { $0.0.runsOnlyMainActorJobs }.map(\.0) == [.callerOnMainActor, .threadInMainActor])
   }
 
   @Test func whereARunStarts() {

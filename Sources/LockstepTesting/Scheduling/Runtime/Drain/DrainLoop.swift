@@ -15,7 +15,7 @@ extension DeterministicRun {
   nonisolated(nonsending) func drain(from place: DrainPlace) async -> DrainOutcome {
     switch place {
     case .callerThread: return await drainOnCallersThread()
-    case .mainActor: return await drainOnMainActor()
+    case .mainActor, .callerOnMainActor: return await drainOnMainActor(at: place)
     case .thread, .threadInMainActor, .mainThread: return await DrainThread.shared.drain(self)
     }
   }
@@ -43,16 +43,19 @@ extension DeterministicRun {
     }
   }
 
-  /// Stretches holding the main actor, with the main actor yielded to the process's other
-  /// main-actor work between two of them.
-  @MainActor private func drainOnMainActor() async -> DrainOutcome {
+  /// Stretches holding the main actor at `place`, with the main actor yielded to the process's
+  /// other main-actor work between two of them.
+  @MainActor private func drainOnMainActor(at place: DrainPlace) async -> DrainOutcome {
     while true {
       let lease = MainActorLease.held()
-      switch drain(until: RealTime.now + Self.inlineBudget, holding: lease) {
+      switch drain(
+        until: RealTime.now + Self.inlineBudget, holding: lease,
+        onlyMainActorJobs: place.runsOnlyMainActorJobs)
+      {
       case .ended(let outcome): return outcome
       case .retired: preconditionFailure("only a helper's turn ends before its run")
       case .paused(let pause):
-        switch DrainTable.move(after: pause, at: .mainActor) {
+        switch DrainTable.move(after: pause, at: place) {
         case .stay: continue
         case .yieldThenStay: await Task.yield()  // fairness to other main-actor work, not synchronisation
         case .moveTo(let next): return await drain(from: next)
@@ -90,11 +93,12 @@ extension DeterministicRun {
       case .threadInMainActor:
         var inMainActor: DrainStretch?
         let ran = MainActorAccess.runBlocking(until: deadline) { [self] lease in
-          inMainActor = drain(until: RealTime.now + Self.inlineBudget, holding: lease)
+          inMainActor = drain(
+            until: RealTime.now + Self.inlineBudget, holding: lease, onlyMainActorJobs: true)
         }
         guard ran, let inMainActor else { return failWithoutMainActor() }
         stretch = inMainActor
-      case .callerThread, .mainActor:
+      case .callerThread, .mainActor, .callerOnMainActor:
         preconditionFailure("a blocked thread drains at no async caller's place")
       }
       switch stretch {

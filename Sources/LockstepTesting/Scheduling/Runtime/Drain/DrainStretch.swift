@@ -14,7 +14,8 @@ enum DrainPause {
   /// The next job is a main-actor job and this thread does not hold the main actor.
   case needsMainActor
   /// The run must wait in real time for jobs from outside it, which must not happen while holding
-  /// the main actor (those jobs may need it).
+  /// the main actor (those jobs may need it); or the next job is no main-actor job and the stretch
+  /// holds the main actor only for those (``DrainPlace/runsOnlyMainActorJobs``).
   case leaveMainActor
   /// Nothing is ready: the drain lets the main queue run what it holds, once, and takes the main
   /// actor after it (a block queued on the main queue may be what the run waits for).

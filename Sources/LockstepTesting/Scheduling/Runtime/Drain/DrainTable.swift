@@ -3,8 +3,9 @@
 ///
 /// | place \ pause | `needsMainActor` | `yieldMainActor` | `budgetSpent` | `leaveMainActor` |
 /// |---|---|---|---|---|
-/// | ``DrainPlace/callerThread`` | → `mainActor` | → `mainActor` | → `thread` | → `thread` |
+/// | ``DrainPlace/callerThread`` | → `callerOnMainActor` | → `callerOnMainActor` | → `thread` | → `thread` |
 /// | ``DrainPlace/mainActor`` | stay | yield, stay | yield, stay | → `thread` |
+/// | ``DrainPlace/callerOnMainActor`` | stay | yield, stay | yield, stay | → `thread` |
 /// | ``DrainPlace/thread`` | → `threadInMainActor` | → `threadInMainActor` | stay | stay |
 /// | ``DrainPlace/threadInMainActor`` | → `thread` | → `thread` | → `thread` | → `thread` |
 /// | ``DrainPlace/mainThread`` | stay | stay | stay | hand to the drain thread, serve |
@@ -12,6 +13,12 @@
 /// A run with a grace period waits in real time for jobs from other threads, which may need the
 /// main actor: it starts on a thread (``start(caller:gracePeriod:)``), and a stretch that holds
 /// the main actor leaves it before such a wait (`leaveMainActor`).
+///
+/// A stretch that took the main actor only for the run's main-actor jobs
+/// (``DrainPlace/runsOnlyMainActorJobs``) leaves it too before any other job: a job holds the main
+/// actor exactly when it is a main-actor job, or when the run's caller holds it for every job — not
+/// when a time budget happened to run out after a main-actor job, which would make what the job may
+/// do (take a lock where an exploration chooses, see `LockPoints.swift`) depend on timing.
 enum DrainTable {
   /// Where the first stretch of a run is drained.
   static func start(caller: DrainCaller, gracePeriod: Bool) -> DrainPlace {
@@ -27,11 +34,12 @@ enum DrainTable {
   /// What the drain does after a stretch at `place` paused for `pause`.
   static func move(after pause: DrainPause, at place: DrainPlace) -> DrainMove {
     switch (place, pause) {
-    case (.callerThread, .needsMainActor), (.callerThread, .yieldMainActor): .moveTo(.mainActor)
+    case (.callerThread, .needsMainActor), (.callerThread, .yieldMainActor): .moveTo(.callerOnMainActor)
     case (.callerThread, .budgetSpent), (.callerThread, .leaveMainActor): .moveTo(.thread)
-    case (.mainActor, .needsMainActor): .stay
+    case (.mainActor, .needsMainActor), (.callerOnMainActor, .needsMainActor): .stay
     case (.mainActor, .yieldMainActor), (.mainActor, .budgetSpent): .yieldThenStay
-    case (.mainActor, .leaveMainActor): .moveTo(.thread)
+    case (.callerOnMainActor, .yieldMainActor), (.callerOnMainActor, .budgetSpent): .yieldThenStay
+    case (.mainActor, .leaveMainActor), (.callerOnMainActor, .leaveMainActor): .moveTo(.thread)
     case (.thread, .needsMainActor), (.thread, .yieldMainActor): .moveTo(.threadInMainActor)
     case (.thread, .budgetSpent), (.thread, .leaveMainActor): .stay
     case (.threadInMainActor, _): .moveTo(.thread)
@@ -60,8 +68,11 @@ enum DrainPlace: Equatable, Sendable {
   /// The async caller's thread, inline, without the main actor: no hand-off, which would be most
   /// of what a run costs.
   case callerThread
-  /// The main actor, in an async caller: a `@MainActor` caller, or one that hopped there.
+  /// The main actor, in a `@MainActor` async caller: it runs every job of the run.
   case mainActor
+  /// The main actor, in an async caller isolated to no actor that hopped there for the run's
+  /// main-actor jobs.
+  case callerOnMainActor
   /// A thread Lockstep blocks: its drain thread, or a blocking caller's thread, without the main
   /// actor.
   case thread
@@ -73,8 +84,17 @@ enum DrainPlace: Equatable, Sendable {
   /// Whether a stretch here holds the main actor.
   var holdsMainActor: Bool {
     switch self {
-    case .mainActor, .threadInMainActor, .mainThread: true
+    case .mainActor, .callerOnMainActor, .threadInMainActor, .mainThread: true
     case .callerThread, .thread: false
+    }
+  }
+
+  /// Whether a stretch here holds the main actor for main-actor jobs only, and pauses before any
+  /// other job (`leaveMainActor`).
+  var runsOnlyMainActorJobs: Bool {
+    switch self {
+    case .callerOnMainActor, .threadInMainActor: true
+    case .mainActor, .mainThread, .callerThread, .thread: false
     }
   }
 }

@@ -47,9 +47,9 @@ extension DeterministicRun {
     var report: DeterministicDeadlock?
     var steps = 0
     var jobsSinceCheck = 0
-    /// A main-actor job chosen to run next, held until the drain holds the main actor, and the
-    /// number of its step.
-    var mainActorJob: (job: ScheduledJob, needsName: Bool, isKept: Bool, now: Int64, step: Int)?
+    /// A job chosen to run next, held for the next stretch because this one may not run it (it
+    /// needs the main actor, or it must run without it), and the number of its step.
+    var heldJob: (job: ScheduledJob, needsName: Bool, isKept: Bool, now: Int64, step: Int)?
     /// Where the last job left its task, for the trace: recorded with the next step.
     var suspendedAt = SuspensionSite.none
     /// Whether the drain, stuck, let the main queue run since it last ran a job.

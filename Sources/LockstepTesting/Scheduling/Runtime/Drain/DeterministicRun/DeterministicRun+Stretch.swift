@@ -14,20 +14,23 @@ extension DeterministicRun {
 
   /// Runs the run's jobs on this thread until the body has finished and no job is ready, or
   /// until nothing can make progress; it pauses between two jobs (``DrainPause``) when its
-  /// `budget` has passed, when the next job needs the main actor and `lease` is `nil`, or when it
-  /// must wait for outside jobs while holding the main actor. A later call, on any thread, goes on
-  /// from there: the drain loop (`DrainLoop.swift`) decides where, from ``DrainTable``.
-  func drain(until budget: ContinuousClock.Instant?, holding lease: borrowing MainActorLease?)
-    -> DrainStretch
-  {
-    let stretch = drainStretch(until: budget, holding: lease)
+  /// `budget` has passed, when the next job needs the main actor and `lease` is `nil`, when the
+  /// next job is no main-actor job and the stretch holds the main actor `onlyMainActorJobs`, or
+  /// when it must wait for outside jobs while holding the main actor. A later call, on any thread,
+  /// goes on from there: the drain loop (`DrainLoop.swift`) decides where, from ``DrainTable``.
+  func drain(
+    until budget: ContinuousClock.Instant?, holding lease: borrowing MainActorLease?,
+    onlyMainActorJobs: Bool = false
+  ) -> DrainStretch {
+    let stretch = drainStretch(until: budget, holding: lease, onlyMainActorJobs: onlyMainActorJobs)
     // The run is over: a thread parked in it goes on now, the last to touch the run's fields.
     if case .ended = stretch { handOnRunOver() }
     return stretch
   }
 
   private func drainStretch(
-    until budget: ContinuousClock.Instant?, holding lease: borrowing MainActorLease?
+    until budget: ContinuousClock.Instant?, holding lease: borrowing MainActorLease?,
+    onlyMainActorJobs: Bool
   ) -> DrainStretch {
     if !progress.started {
       progress.started = true
@@ -37,13 +40,15 @@ extension DeterministicRun {
     // The budget as the time since the epoch the job starts are counted from: compared after
     // every job.
     let limit = budget.map { RealTime.epoch.duration(to: $0) }
-    let stop = asDrainThread { runJobs(budget: limit, holding: lease) }
+    let stop = asDrainThread {
+      runJobs(budget: limit, holding: lease, onlyMainActorJobs: onlyMainActorJobs)
+    }
     // No job holds the thread from here to the next stretch (a report may take a while): the
-    // watchdog must not count it as blocked. A finished run is marked over by `finish()`; a
-    // main-actor job chosen and held for the next stretch stays the running one.
+    // watchdog must not count it as blocked. A finished run is marked over by `finish()`; a job
+    // chosen and held for the next stretch stays the running one.
     switch stop {
     case .finished, .retired: break
-    default: if progress.mainActorJob == nil { state.withLock { $0.endStretch() } }
+    default: if progress.heldJob == nil { state.withLock { $0.endStretch() } }
     }
     switch stop {
     case .retired: return .retired
@@ -191,19 +196,25 @@ extension DeterministicRun {
 
   /// Reads the clock between jobs, for the run's bounds: there this thread reads real time (the
   /// run's clocks are set only around each job).
-  func runJobs(budget: Duration?, holding lease: borrowing MainActorLease?)
-    -> Stop
-  {
+  func runJobs(
+    budget: Duration?, holding lease: borrowing MainActorLease?, onlyMainActorJobs: Bool
+  ) -> Stop {
     let deadline = self.deadline
     let holdingMainActor: Bool
     switch lease {
     case .some: holdingMainActor = true
     case .none: holdingMainActor = false
     }
+    // Why this stretch may not run `job`: it needs the main actor, which the stretch lacks, or it
+    // must run without the main actor, which the stretch holds for main-actor jobs only.
+    func pause(before job: ScheduledJob) -> DrainPause? {
+      if job.isMainActor { return holdingMainActor ? nil : .needsMainActor }
+      return holdingMainActor && onlyMainActorJobs ? .leaveMainActor : nil
+    }
     while true {
-      if let held = progress.mainActorJob {
-        guard holdingMainActor else { return .paused(.needsMainActor) }
-        progress.mainActorJob = nil
+      if let held = progress.heldJob {
+        if let pause = pause(before: held.job) { return .paused(pause) }
+        progress.heldJob = nil
         let stop = run(
           held.job, needsName: held.needsName, isKept: held.isKept, now: held.now, step: held.step,
           budget: budget, holding: lease)
@@ -224,9 +235,9 @@ extension DeterministicRun {
       }
       switch step {
       case .run(let job):
-        if job.isMainActor && !holdingMainActor {
-          progress.mainActorJob = (job, needsName, isKept, now, number)
-          return .paused(.needsMainActor)
+        if let pause = pause(before: job) {
+          progress.heldJob = (job, needsName, isKept, now, number)
+          return .paused(pause)
         }
         let stop = run(
           job, needsName: needsName, isKept: isKept, now: now, step: number, budget: budget,
