@@ -61,7 +61,8 @@ struct DrainTableTests {
       }
       #expect(!next.holdsMainActor, "\(place)")
     }
-    #expect(Self.table.filter { $0.0.runsOnlyMainActorJobs }.map(\.0) == [.callerOnMainActor, .threadInMainActor])
+    let onlyItsJobs = Self.table.map(\.0).filter(\.runsOnlyMainActorJobs)
+    #expect(onlyItsJobs == [.callerOnMainActor, .threadInMainActor])
   }
 
   @Test func whereARunStarts() {
