@@ -7,7 +7,10 @@
 // `ParkedJobs.swift`); a signal a job sends while a job of its run is parked is told to the run
 // before libdispatch sees it, and the semaphores, groups and queues a run's jobs create are told
 // to the run (a wait on one is durably blocked; a wait on one, or a `sync`, is a choice point of an
-// exploration). Everywhere else the call goes on to libdispatch unchanged. Linux only, as the
+// exploration). Outside work of a run — a block, a source's handler, a thread it started — tells
+// its run of its waits and blocking sleeps instead (`OutsideWaits.swift`): virtual time may move
+// while it waits, and a sleep lasts its time in virtual time. Everywhere else the call goes on to
+// libdispatch unchanged. Linux only, as the
 // other stand-ins; Apple platforms bind each call to its library, and nothing is defined here.
 #if defined(__linux__)
   #define _GNU_SOURCE
@@ -44,7 +47,10 @@ static group_create_function next_group_create;
 static lockstep_created_object_observer created_observer;
 static lockstep_blocking_wait_observer wait_observer;
 static lockstep_semaphore_signal_observer signal_observer;
-/// How many jobs of runs are parked now: signals are told to a run only while one is.
+static lockstep_outside_wait_observer outside_wait_observer;
+static lockstep_outside_sleep_observer outside_sleep_observer;
+/// How many jobs of runs are parked now, and waits of outside work told to runs: signals are told
+/// to a run only while one is.
 static long parked_jobs;
 
 /// `wait` on `object` until `timeout`, in real time where the calling thread runs a run's job: the
@@ -63,12 +69,31 @@ static long wait_in_real_time(dispatch_wait_function wait, void *object, uint64_
   return result;
 }
 
+/// A wait of outside work `token` on `object`: told to its run before and after, so that virtual
+/// time may move meanwhile; in real time, as the deadline's clocks are the run's.
+static long outside_wait(void *token, dispatch_wait_function next, void *object, uint64_t timeout, int kind) {
+  lockstep_outside_wait_observer observer = __atomic_load_n(&outside_wait_observer, __ATOMIC_ACQUIRE);
+  if (observer == NULL || timeout == 0) return wait_in_real_time(next, object, timeout);
+  // Counted first: a job's signal that comes before the run knows of the wait is told all the same.
+  __atomic_add_fetch(&parked_jobs, 1, __ATOMIC_ACQ_REL);
+  if (observer(token, object, kind, true) < 0) {
+    __atomic_sub_fetch(&parked_jobs, 1, __ATOMIC_ACQ_REL);
+    return wait_in_real_time(next, object, timeout);
+  }
+  long result = wait_in_real_time(next, object, timeout);
+  observer(token, object, kind, false);
+  __atomic_sub_fetch(&parked_jobs, 1, __ATOMIC_ACQ_REL);
+  return result;
+}
+
 /// A wait of `kind` on `object`: offered to the run whose job runs on the calling thread, if any.
 static long blocking_wait(dispatch_wait_function next, void *object, uint64_t timeout, int kind) {
   void *run = lockstep_current_run();
   if (__builtin_expect(run == NULL, 1)) {
     // A block or a thread of a run reads its clocks too: its deadline is the run's.
     if (__builtin_expect(lockstep_thread.context.clocks == NULL, 1)) return next(object, timeout);
+    void *token = lockstep_current_outside_token();
+    if (token != NULL) return outside_wait(token, next, object, timeout, kind);
     return wait_in_real_time(next, object, timeout);
   }
   lockstep_blocking_wait_observer observer = __atomic_load_n(&wait_observer, __ATOMIC_ACQUIRE);
@@ -202,10 +227,17 @@ static usleep_function next_usleep;
 static nanosleep_function next_nanosleep;
 static sleep_function next_sleep;
 
-/// Whether the run of the calling thread's job took a sleep of `nanoseconds`, and slept it.
+/// Whether the run of the calling thread's job, or of its outside work, took a sleep of
+/// `nanoseconds`, and slept it.
 static bool slept_in_run(int64_t nanoseconds) {
   void *run = lockstep_current_run();
-  if (__builtin_expect(run == NULL, 1) || nanoseconds <= 0) return false;
+  if (__builtin_expect(run == NULL, 1)) {
+    if (__builtin_expect(lockstep_thread.context.clocks == NULL, 1) || nanoseconds <= 0) return false;
+    void *token = lockstep_current_outside_token();
+    lockstep_outside_sleep_observer sleep = __atomic_load_n(&outside_sleep_observer, __ATOMIC_ACQUIRE);
+    return token != NULL && sleep != NULL && sleep(token, nanoseconds) >= 0;
+  }
+  if (nanoseconds <= 0) return false;
   lockstep_blocking_wait_observer observer = __atomic_load_n(&wait_observer, __ATOMIC_ACQUIRE);
   return observer != NULL && observer(run, NULL, lockstep_blocking_wait_sleep, nanoseconds) >= 0;
 }
@@ -303,6 +335,11 @@ void lockstep_blocking_waits_set_observer(
   __atomic_store_n(&wait_observer, wait, __ATOMIC_RELEASE);
 }
 
+void lockstep_outside_waits_set_observer(lockstep_outside_wait_observer wait, lockstep_outside_sleep_observer sleep) {
+  __atomic_store_n(&outside_sleep_observer, sleep, __ATOMIC_RELEASE);
+  __atomic_store_n(&outside_wait_observer, wait, __ATOMIC_RELEASE);
+}
+
 void lockstep_blocking_waits_parked(long change) {
   __atomic_add_fetch(&parked_jobs, change, __ATOMIC_ACQ_REL);
 }
@@ -335,6 +372,10 @@ void lockstep_blocking_waits_set_observer(
   (void)wait;
   (void)signal;
   (void)created;
+}
+void lockstep_outside_waits_set_observer(lockstep_outside_wait_observer wait, lockstep_outside_sleep_observer sleep) {
+  (void)wait;
+  (void)sleep;
 }
 void lockstep_blocking_waits_parked(long change) { (void)change; }
 long lockstep_run_loop_wait_in_run(void *run_loop, int64_t nanoseconds) {

@@ -1,8 +1,8 @@
 // Threads a deterministic run's jobs start, or its outside work starts (`Thread`,
 // `Thread.detachNewThread`, `pthread_create`): outside work of the run from its start until its
 // start routine returns, or until it resumes the run (see `OutsideWorkTracking`). A thread keeps
-// the run from reporting a deadlock, not virtual time from moving: it may wait for a sleep of the
-// run, or live on long after its work. A thread XCTest starts (`fulfillment(of:timeout:)` waits
+// the run from reporting a deadlock, and virtual time from moving except while it waits where
+// Lockstep sees it (`BlockingWaits.c`). A thread XCTest starts (`fulfillment(of:timeout:)` waits
 // on one) is the run's waiter instead (`ExpectationWaits.c`). Linux, where the executable's
 // definition comes first; elsewhere nothing is defined and threads go unseen.
 #if defined(__linux__)

@@ -36,6 +36,18 @@ void lockstep_blocking_waits_set_observer(
   lockstep_blocking_wait_observer wait, lockstep_semaphore_signal_observer signal,
   lockstep_created_object_observer created);
 
+/// Outside work of a run (`token`: a block, a source's handler, a thread) waits on `object`, a
+/// semaphore or a group (by `kind`): told with `begins` before the wait, and without once it
+/// returned. Before, returns -1 when the run does not take the wait (it goes on as before).
+typedef long (*lockstep_outside_wait_observer)(void *token, void *object, int kind, bool begins);
+
+/// Outside work of a run (`token`) sleeps (`usleep`, `nanosleep`, `sleep`) for `nanoseconds` of
+/// the run's time: 0 once the run slept it, -1 when the run does not take it (the caller sleeps).
+typedef long (*lockstep_outside_sleep_observer)(void *token, int64_t nanoseconds);
+
+/// Sets the functions told of outside work's waits and sleeps (once, before any run).
+void lockstep_outside_waits_set_observer(lockstep_outside_wait_observer wait, lockstep_outside_sleep_observer sleep);
+
 /// Counts jobs parked (`change` 1) or resumed (-1): signals are told to runs only while one is.
 void lockstep_blocking_waits_parked(long change);
 

@@ -6,10 +6,10 @@ import Testing
 
 @testable import LockstepTesting
 
-/// Slow outside work, as a completion handler on a Dispatch queue is: real I/O takes real time.
-/// The code under test's latency, not a wait of the test — each test's result is the same however
-/// long it takes.
-private func slowOutsideWork() { usleep(20_000) }
+/// Slow outside work, as a completion handler on a Dispatch queue is: real I/O takes real time
+/// (in a call Lockstep does not see, which holds virtual time still). The code under test's
+/// latency, not a wait of the test — each test's result is the same however long it takes.
+private func slowOutsideWork() { workInRealTime(milliseconds: 20) }
 
 /// A main-actor model a completion handler updates.
 @MainActor private final class TitleModel {

@@ -7,7 +7,7 @@ import Testing
 /// Spins until `condition` holds, or until a real-time failure bound passes: inside a job, where
 /// nothing may suspend. Returns whether the condition held.
 private func spin(until condition: () -> Bool) -> Bool {
-  let bound = RealTime.now + .seconds(20)
+  let bound = RealTime.now + FailureBoundScale.scaled(.seconds(20))
   while !condition() {
     if RealTime.now >= bound { return false }
   }
@@ -81,7 +81,7 @@ struct ParallelRunsTests {
       await SharedLog.shared.append("first 1")
       firstHolds.withLock { $0 = true }
       // The second run is about to use the actor: this run still has it.
-      _ = spin { secondStarted.value }
+      #expect(spin { secondStarted.value }, "the second run never started")
       await SharedLog.shared.append("first 2")
     }
     _ = try await waitUntil("the first run holds the actor") { firstHolds.value }

@@ -183,7 +183,7 @@ struct ParkedJobsTests {
       let answered = DispatchSemaphore(value: 0)
       Task { try? await Task.sleep(for: .seconds(1)) }
       DispatchQueue.global().async {
-        usleep(20_000)  // the outside work's own latency, as real I/O has: not a wait of the test
+        workInRealTime(milliseconds: 20)  // the outside work's own latency, as real I/O has
         answered.signal()
       }
       return answered.wait(timeout: .now() + 30) == .success

@@ -1,8 +1,9 @@
 /// The work a run's jobs handed to other threads that has not returned yet: blocks queued on
 /// Dispatch queues other than the main queue, threads, and what those started in turn. While any
-/// is in flight the run declares no deadlock, and while a block is in flight it keeps virtual time
-/// still (``RunState/next(previousStepSuspendedAt:ranInActorJob:)``), as Go's `synctest`
-/// keeps a bubble's clock still while a goroutine is not durably blocked.
+/// is in flight the run declares no deadlock, and while a block or a thread runs it keeps virtual
+/// time still (``RunState/next(previousStepSuspendedAt:ranInActorJob:)``), as Go's `synctest`
+/// keeps a bubble's clock still while a goroutine is not durably blocked: work that waits where
+/// Lockstep sees it (a semaphore, a group, a blocking sleep) rests meanwhile.
 struct OutsideWork {
   /// What one piece of outside work is: the stand-ins report it as one of the `lockstep_outside_*`
   /// constants of `Dispatch.h` (`OutsideWorkTracking.kind(reported:)`).
@@ -25,15 +26,14 @@ struct OutsideWork {
     /// waits, for a time the run counts in virtual time.
     case expectationWaiter
 
-    /// Whether virtual time stands still while work of this kind is in flight: a block queued to
-    /// run now does its work and returns, and a signal is on its way. A block that waits first (a
-    /// real delay, a group, a source's registration) holds time once it runs, as a block of its
-    /// own; a thread may wait for a sleep of the run (XCTest's waiter) or live on long after its
-    /// work. Those hold back only deadlock reports.
+    /// Whether virtual time stands still while work of this kind is in flight and does not rest:
+    /// a block queued to run now and a thread do their work, and a signal is on its way. A block
+    /// that waits first (a real delay, a group, a source's registration) holds time once it runs,
+    /// as a block of its own. Those hold back only deadlock reports.
     var holdsTime: Bool {
       switch self {
-      case .async, .groupAsync, .sourceEvent, .signal, .expectationWaiter: true
-      case .after, .groupNotify, .thread, .sourceRegistration, .sourceOwner: false
+      case .async, .groupAsync, .sourceEvent, .signal, .expectationWaiter, .thread: true
+      case .after, .groupNotify, .sourceRegistration, .sourceOwner: false
       }
     }
   }
@@ -85,11 +85,19 @@ struct OutsideWork {
   /// The work the run woke from a rest (its time was over, or a job ended the wait): the run
   /// waits for it before its next job, so that every run of a seed takes the same steps.
   private var woken: Set<UInt64> = []
+  /// What resting work waits on, where it waits on an object (a semaphore, a group).
+  private var restingOn: [UInt64: UInt] = [:]
+  /// How many waits on each object a signal ended whose work is not back yet: time stands still
+  /// until it is.
+  private var wakesOnTheirWay: [UInt: Int] = [:]
 
   var isEmpty: Bool { records.isEmpty }
 
-  /// Whether virtual time stands still: work that holds it is in flight.
-  var holdsTime: Bool { records.contains { $0.value.kind.holdsTime && !resting.contains($0.key) } }
+  /// Whether virtual time stands still: work that holds it is in flight, or on its way back from a
+  /// wait a signal ended.
+  var holdsTime: Bool {
+    !wakesOnTheirWay.isEmpty || records.contains { $0.value.kind.holdsTime && !resting.contains($0.key) }
+  }
 
   /// Whether the run waits for work it woke before its next job.
   var hasWokenWork: Bool { !woken.isEmpty }
@@ -106,12 +114,31 @@ struct OutsideWork {
   /// Whether `id` rests now.
   func isResting(_ id: UInt64) -> Bool { resting.contains(id) }
 
-  /// The work of `id` waits for a time the run counts; `false` when it is not in flight.
-  mutating func rest(_ id: UInt64) -> Bool {
+  /// The work of `id` waits for a time the run counts, or on `object`; `false` when it is not in
+  /// flight.
+  mutating func rest(_ id: UInt64, on object: UInt? = nil) -> Bool {
     guard records[id] != nil else { return false }
     resting.insert(id)
+    if let object { restingOn[id] = object }
     woken.remove(id)
     return true
+  }
+
+  /// `object` was signalled (`all` its waiters, a group that became empty): as many of the waits
+  /// resting on it are on their way back, and hold time until they are.
+  mutating func signalled(_ object: UInt, all: Bool) {
+    let waiting = restingOn.values.count { $0 == object }
+    guard waiting > 0 else { return }
+    wakesOnTheirWay[object] = all ? waiting : min(waiting, wakesOnTheirWay[object, default: 0] + 1)
+  }
+
+  /// The wait of `id` on an object returned: the work goes on.
+  mutating func waitReturned(_ id: UInt64) {
+    resting.remove(id)
+    guard let object = restingOn.removeValue(forKey: id), let onTheirWay = wakesOnTheirWay[object] else {
+      return
+    }
+    wakesOnTheirWay[object] = onTheirWay > 1 ? onTheirWay - 1 : nil
   }
 
   /// The work of `id` goes on: woken by the run (`byRun`), or back by itself.
@@ -136,6 +163,7 @@ struct OutsideWork {
 
   /// Records that the work of `id` returned; `true` when it was in flight.
   mutating func end(_ id: UInt64) -> Bool {
+    if restingOn[id] != nil { waitReturned(id) }
     resting.remove(id)
     woken.remove(id)
     return records.removeValue(forKey: id) != nil

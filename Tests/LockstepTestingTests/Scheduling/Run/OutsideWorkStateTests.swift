@@ -22,7 +22,7 @@ struct OutsideWorkStateTests {
     return false
   }
 
-  @Test(arguments: [OutsideWork.Kind.async, .groupAsync, .sourceEvent])
+  @Test(arguments: [OutsideWork.Kind.async, .groupAsync, .sourceEvent, .thread])
   func workThatRunsNowKeepsTimeStillUntilItReturns(kind: OutsideWork.Kind) throws {
     var state = runWithASleeper()
     let begun = state.beginOutsideWork(kind, label: "io", byRunningJob: true)
@@ -37,7 +37,7 @@ struct OutsideWorkStateTests {
     #expect(woke == FakeJob(11) && state.now == .seconds(5))
   }
 
-  @Test(arguments: [OutsideWork.Kind.after, .groupNotify, .thread, .sourceRegistration])
+  @Test(arguments: [OutsideWork.Kind.after, .groupNotify, .sourceRegistration])
   func workThatWaitsLetsTimeMoveButHoldsTheDeadlockBack(kind: OutsideWork.Kind) throws {
     var state = runWithASleeper()
     let begun = state.beginOutsideWork(kind, label: nil, byRunningJob: true)
@@ -54,6 +54,42 @@ struct OutsideWorkStateTests {
       Issue.record("expected stuck once the work returned")
       return
     }
+  }
+
+  /// A thread or a block waiting on a semaphore the run made lets time move until the wait
+  /// returns; a signal holds time again until it is back.
+  @Test(arguments: [OutsideWork.Kind.async, .thread])
+  func workWaitingOnTheRunsSemaphoreLetsTimeMove(kind: OutsideWork.Kind) throws {
+    var state = runWithASleeper()
+    let semaphore: UInt = 0x5E4A
+    state.noteCreatedWaitObject(semaphore)
+    let begun = state.beginOutsideWork(kind, label: nil, byRunningJob: true)
+    let id = try #require(begun)
+    #expect(state.outsideWorkWaits(id, on: semaphore) == .rests)
+    // A signal from the run: the waiter is on its way back, and holds time until it is.
+    state.signalParked(semaphore, all: false)
+    #expect(isWaiting(state.next()))
+    #expect(state.now == .zero)
+    state.outsideWorkWaitReturned(id)
+    #expect(isWaiting(state.next()), "the work runs on: it holds time")
+    // Waiting again, unsignalled: the drain, which waits for the work, looks again; the sleeper
+    // wakes.
+    #expect(state.outsideWorkWaits(id, on: semaphore) == .restsAndWakesDrain)
+    guard case .run(let woke) = state.next() else {
+      Issue.record("expected the sleeper to wake while the work waits")
+      return
+    }
+    #expect(woke == FakeJob(11) && state.now == .seconds(5))
+  }
+
+  /// A wait on a semaphore from outside the run may end without the run: it holds time still.
+  @Test func workWaitingOnAForeignSemaphoreHoldsTime() throws {
+    var state = runWithASleeper()
+    let begun = state.beginOutsideWork(.thread, label: nil, byRunningJob: true)
+    let id = try #require(begun)
+    #expect(state.outsideWorkWaits(id, on: 0xF0E1) == .waitsAlone)
+    #expect(isWaiting(state.next()))
+    #expect(state.now == .zero)
   }
 
   /// XCTest's waiter: the run waits for it until it rests; while it rests virtual time moves, to

@@ -18,6 +18,16 @@ extension RunState {
     case restAndWakeDrain(timer: UInt64)
   }
 
+  /// What the shell does as outside work waits on an object.
+  enum OutsideWaitAction: Equatable {
+    /// The run takes no more, or does not know the work: it waits as before.
+    case waitsAlone
+    /// The work rests until its wait returns.
+    case rests
+    /// As `rests`, and the drain thread, which waited for the work, looks again: wake it.
+    case restsAndWakesDrain
+  }
+
   /// Work handed to another thread starts: by the running job when `byRunningJob`, otherwise by
   /// other outside work. Returns its id, or `nil` when the run no longer takes work or the work is
   /// not tracked (a signal the run has no source for).
@@ -63,6 +73,21 @@ extension RunState {
       let timer = startTimer(after: delay, wakes: true, action)
     else { return .waitInRealTime }
     return wakesDrain() ? .restAndWakeDrain(timer: timer) : .rest(timer: timer)
+  }
+
+  /// Outside work `id` waits on `object` (a semaphore, a group) where Lockstep sees it: when the
+  /// run's work created `object`, so that only the run can end the wait (durably blocked, as Go's
+  /// `synctest` says), it holds time no longer until the wait returns.
+  mutating func outsideWorkWaits(_ id: UInt64, on object: UInt) -> OutsideWaitAction {
+    guard phase == .running, parked.isCreatedByRun(object), outsideWork.rest(id, on: object) else {
+      return .waitsAlone
+    }
+    return wakesDrain() ? .restsAndWakesDrain : .rests
+  }
+
+  /// The wait of outside work `id` on an object returned: it holds time again.
+  mutating func outsideWorkWaitReturned(_ id: UInt64) {
+    outsideWork.waitReturned(id)
   }
 
   /// The rest of outside work `id` ended: `byRun` when the run ended it (its time was over, or a

@@ -69,10 +69,12 @@ extension RunState {
   }
 
   /// A job of the run, or its outside work, signals semaphore `object` (the oldest parked wait on
-  /// it is woken), or empties group `object` (`all` its waits are).
+  /// it is woken), or empties group `object` (`all` its waits are); outside work waiting on it
+  /// holds time until it is back.
   mutating func signalParked(_ object: UInt, all: Bool) {
     guard phase == .running else { return }
     while parked.signal(object) && all {}
+    outsideWork.signalled(object, all: all)
   }
 
   /// Run loop `runLoop` was stopped: the parked wait in it that was still waiting is woken.

@@ -79,6 +79,7 @@ enum RuntimeHooks {
     LockPoints.install()
     DispatchTimers.install()
     ExpectationWaits.install()
+    OutsideWaits.install()
     return nil
   }()
 

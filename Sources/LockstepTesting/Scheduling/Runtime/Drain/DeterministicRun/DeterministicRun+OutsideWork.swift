@@ -31,6 +31,23 @@ extension DeterministicRun {
     }
   }
 
+  /// Outside work `id` waits on `object` where Lockstep sees it; whether the run took the wait
+  /// (it lets time move until the wait returns).
+  func outsideWorkWaits(_ id: UInt64, on object: UInt) -> Bool {
+    switch state.withLock({ $0.outsideWorkWaits(id, on: object) }) {
+    case .waitsAlone: return false
+    case .rests: return true
+    case .restsAndWakesDrain:
+      signalWakeup()
+      return true
+    }
+  }
+
+  /// The wait of outside work `id` on an object returned.
+  func outsideWorkWaitReturned(_ id: UInt64) {
+    state.withLock { $0.outsideWorkWaitReturned(id) }
+  }
+
   /// The rest of outside work `id` ended (see ``RunState/outsideWorkWakes(_:byRun:dropping:)``).
   func outsideWorkWakes(
     _ id: UInt64, byRun: Bool, dropping timer: UInt64?, release: (@Sendable () -> Void)? = nil
