@@ -21,6 +21,7 @@
 #include "Internal/RunContext.h"
 #include "Internal/DispatchObjects.h"
 #include "Internal/NextDefinition.h"
+#include "Internal/OutsideWaits.h"
 #include "LockstepInterposition.h"
 
 #if defined(__linux__)
@@ -69,20 +70,30 @@ static long wait_in_real_time(dispatch_wait_function wait, void *object, uint64_
   return result;
 }
 
+bool lockstep_outside_wait_begins(void *token, void *object, int kind) {
+  lockstep_outside_wait_observer observer = __atomic_load_n(&outside_wait_observer, __ATOMIC_ACQUIRE);
+  if (observer == NULL) return false;
+  // Counted first: a signal that comes before the run knows of the wait is told all the same.
+  __atomic_add_fetch(&parked_jobs, 1, __ATOMIC_ACQ_REL);
+  if (observer(token, object, kind, true) >= 0) return true;
+  __atomic_sub_fetch(&parked_jobs, 1, __ATOMIC_ACQ_REL);
+  return false;
+}
+
+void lockstep_outside_wait_ends(void *token, void *object, int kind) {
+  lockstep_outside_wait_observer observer = __atomic_load_n(&outside_wait_observer, __ATOMIC_ACQUIRE);
+  if (observer != NULL) observer(token, object, kind, false);
+  __atomic_sub_fetch(&parked_jobs, 1, __ATOMIC_ACQ_REL);
+}
+
 /// A wait of outside work `token` on `object`: told to its run before and after, so that virtual
 /// time may move meanwhile; in real time, as the deadline's clocks are the run's.
 static long outside_wait(void *token, dispatch_wait_function next, void *object, uint64_t timeout, int kind) {
-  lockstep_outside_wait_observer observer = __atomic_load_n(&outside_wait_observer, __ATOMIC_ACQUIRE);
-  if (observer == NULL || timeout == 0) return wait_in_real_time(next, object, timeout);
-  // Counted first: a job's signal that comes before the run knows of the wait is told all the same.
-  __atomic_add_fetch(&parked_jobs, 1, __ATOMIC_ACQ_REL);
-  if (observer(token, object, kind, true) < 0) {
-    __atomic_sub_fetch(&parked_jobs, 1, __ATOMIC_ACQ_REL);
+  if (timeout == 0 || !lockstep_outside_wait_begins(token, object, kind)) {
     return wait_in_real_time(next, object, timeout);
   }
   long result = wait_in_real_time(next, object, timeout);
-  observer(token, object, kind, false);
-  __atomic_sub_fetch(&parked_jobs, 1, __ATOMIC_ACQ_REL);
+  lockstep_outside_wait_ends(token, object, kind);
   return result;
 }
 
@@ -116,9 +127,7 @@ long dispatch_group_wait(void *group, uint64_t timeout) {
   return blocking_wait(next, group, timeout, lockstep_blocking_wait_group);
 }
 
-/// Tells the run of the calling thread's job or outside work, if a job is parked anywhere, that
-/// `object` was signalled (a semaphore) or left (a group).
-static void tell_run(void *object, int kind) {
+void lockstep_blocking_waits_tell_signal(void *object, int kind) {
   if (__builtin_expect(__atomic_load_n(&parked_jobs, __ATOMIC_ACQUIRE) == 0, 1)) return;
   void *run = lockstep_current_run();
   void *token = run == NULL ? lockstep_current_outside_token() : NULL;
@@ -128,13 +137,11 @@ static void tell_run(void *object, int kind) {
 
 long dispatch_semaphore_signal(void *semaphore) {
   // Before libdispatch wakes a waiter: the run knows which parked job resumes next.
-  tell_run(semaphore, lockstep_blocking_wait_semaphore);
+  lockstep_blocking_waits_tell_signal(semaphore, lockstep_blocking_wait_semaphore);
   return lockstep_semaphore_signal_now(semaphore);
 }
 
-/// Tells the run of the calling thread's job or outside work that it created `object`: a wait on
-/// it is durably blocked, as a wait on anything else is not.
-static void *tell_created(void *object) {
+void *lockstep_blocking_waits_tell_created(void *object) {
   if (object == NULL) return object;
   void *run = lockstep_current_run();
   void *token = run == NULL ? lockstep_current_outside_token() : NULL;
@@ -147,7 +154,7 @@ static void *tell_created(void *object) {
 void *dispatch_semaphore_create(long value) {
   semaphore_create_function create = (semaphore_create_function)lockstep_next_definition(
     (void **)&next_semaphore_create, "dispatch_semaphore_create");
-  return tell_created(create(value));
+  return lockstep_blocking_waits_tell_created(create(value));
 }
 
 // Queues a run's jobs create: a `sync` on one of them is a choice point of an exploration (a
@@ -161,19 +168,19 @@ static queue_create_with_target_function next_queue_create_with_target;
 void *dispatch_queue_create(const char *label, void *attributes) {
   queue_create_function create = (queue_create_function)lockstep_next_definition(
     (void **)&next_queue_create, "dispatch_queue_create");
-  return tell_created(create(label, attributes));
+  return lockstep_blocking_waits_tell_created(create(label, attributes));
 }
 
 void *dispatch_queue_create_with_target(const char *label, void *attributes, void *target) {
   queue_create_with_target_function create = (queue_create_with_target_function)lockstep_next_definition(
     (void **)&next_queue_create_with_target, "dispatch_queue_create_with_target");
-  return tell_created(create(label, attributes, target));
+  return lockstep_blocking_waits_tell_created(create(label, attributes, target));
 }
 
 void *dispatch_group_create(void) {
   group_create_function create = (group_create_function)lockstep_next_definition(
     (void **)&next_group_create, "dispatch_group_create");
-  return tell_created(create());
+  return lockstep_blocking_waits_tell_created(create());
 }
 
 void dispatch_group_leave(void *group) {
@@ -181,7 +188,7 @@ void dispatch_group_leave(void *group) {
     (dispatch_object_function)lockstep_next_definition((void **)&next_group_leave, "dispatch_group_leave");
   next(group);
   // After: the run asks whether the group is empty now.
-  tell_run(group, lockstep_blocking_wait_group);
+  lockstep_blocking_waits_tell_signal(group, lockstep_blocking_wait_group);
 }
 
 // `queue.sync` from a run's job: when blocks of the run are queued on `queue`, the call waits

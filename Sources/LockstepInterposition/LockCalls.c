@@ -18,20 +18,16 @@
 #include "Internal/RunContext.h"
 #include "Internal/NextDefinition.h"
 #include "Internal/RuntimeImage.h"
+#include "Internal/LockCallers.h"
 #include "LockstepInterposition.h"
 
 #if defined(__linux__)
 
 typedef int (*mutex_function)(pthread_mutex_t *mutex);
-typedef int (*condition_wait_function)(pthread_cond_t *condition, pthread_mutex_t *mutex);
-typedef int (*condition_timed_wait_function)(
-  pthread_cond_t *condition, pthread_mutex_t *mutex, const struct timespec *deadline);
 
 static mutex_function next_lock;
 static mutex_function next_trylock;
 static mutex_function next_unlock;
-static condition_wait_function next_condition_wait;
-static condition_timed_wait_function next_condition_timed_wait;
 static lockstep_lock_observer lock_observer;
 
 /// The locks of the runtime, Foundation or the C library the calling thread holds, taken while it
@@ -263,36 +259,12 @@ int pthread_rwlock_wrlock(pthread_rwlock_t *lock) {
   return next(lock);
 }
 
-// A condition's wait lets its mutex go and takes it again inside the C library: the run is told
-// of both, so that it does not take the mutex for held while the job waits.
-
-int pthread_cond_wait(pthread_cond_t *condition, pthread_mutex_t *mutex) {
-  condition_wait_function next = (condition_wait_function)lockstep_next_definition(
-    (void **)&next_condition_wait, "pthread_cond_wait");
-  void *run = lockstep_current_run();
-  if (__builtin_expect(run == NULL, 1)) return next(condition, mutex);
-  const void *caller = __builtin_return_address(0);
-  if (caller_kind(caller) != caller_tested) return next(condition, mutex);
-  tell(run, mutex, lockstep_lock_event_unlock, caller);
-  int result = next(condition, mutex);
-  tell(run, mutex, lockstep_lock_event_taken, caller);
-  return result;
+/// `tell` for the condition calls (`ConditionCalls.c`).
+bool lockstep_lock_tell(void *run, void *mutex, int event, const void *caller) {
+  return tell(run, (pthread_mutex_t *)mutex, event, caller);
 }
 
-int pthread_cond_timedwait(
-  pthread_cond_t *condition, pthread_mutex_t *mutex, const struct timespec *deadline)
-{
-  condition_timed_wait_function next = (condition_timed_wait_function)lockstep_next_definition(
-    (void **)&next_condition_timed_wait, "pthread_cond_timedwait");
-  void *run = lockstep_current_run();
-  if (__builtin_expect(run == NULL, 1)) return next(condition, mutex, deadline);
-  const void *caller = __builtin_return_address(0);
-  if (caller_kind(caller) != caller_tested) return next(condition, mutex, deadline);
-  tell(run, mutex, lockstep_lock_event_unlock, caller);
-  int result = next(condition, mutex, deadline);
-  tell(run, mutex, lockstep_lock_event_taken, caller);
-  return result;
-}
+bool lockstep_lock_caller_is_tested(const void *caller) { return caller_kind(caller) == caller_tested; }
 
 void lockstep_locks_set_observer(lockstep_lock_observer observer) {
   __atomic_store_n(&lock_observer, observer, __ATOMIC_RELEASE);
@@ -320,39 +292,14 @@ int lockstep_private_mutex_unlock(void *mutex) {
   return next((pthread_mutex_t *)mutex);
 }
 
-void lockstep_private_condition_wait(void *condition, void *mutex) {
-  condition_wait_function next = (condition_wait_function)lockstep_next_definition(
-    (void **)&next_condition_wait, "pthread_cond_wait");
-  next((pthread_cond_t *)condition, (pthread_mutex_t *)mutex);
-}
-
-bool lockstep_private_condition_timed_wait(void *condition, void *mutex, int64_t deadline_nanoseconds) {
-  condition_timed_wait_function next = (condition_timed_wait_function)lockstep_next_definition(
-    (void **)&next_condition_timed_wait, "pthread_cond_timedwait");
-  struct timespec deadline = {
-    (time_t)(deadline_nanoseconds / 1000000000), (long)(deadline_nanoseconds % 1000000000)};
-  return next((pthread_cond_t *)condition, (pthread_mutex_t *)mutex, &deadline) != ETIMEDOUT;
-}
-
 #else
 
-  #include <errno.h>
   #include <pthread.h>
-  #include <time.h>
 
 void lockstep_locks_set_observer(lockstep_lock_observer observer) { (void)observer; }
 void lockstep_locks_job_starts(void) {}
 void lockstep_locks_probe(bool on) { (void)on; }
 int lockstep_private_mutex_lock(void *mutex) { return pthread_mutex_lock((pthread_mutex_t *)mutex); }
 int lockstep_private_mutex_unlock(void *mutex) { return pthread_mutex_unlock((pthread_mutex_t *)mutex); }
-void lockstep_private_condition_wait(void *condition, void *mutex) {
-  pthread_cond_wait((pthread_cond_t *)condition, (pthread_mutex_t *)mutex);
-}
-bool lockstep_private_condition_timed_wait(void *condition, void *mutex, int64_t deadline_nanoseconds) {
-  struct timespec deadline = {
-    (time_t)(deadline_nanoseconds / 1000000000), (long)(deadline_nanoseconds % 1000000000)};
-  return pthread_cond_timedwait((pthread_cond_t *)condition, (pthread_mutex_t *)mutex, &deadline)
-    != ETIMEDOUT;
-}
 
 #endif

@@ -15,6 +15,11 @@ enum {
   /// A run loop run (`CFRunLoopRunInMode`: `RunLoop.run`, XCTest's synchronous waits): the run
   /// loop is the object; its time, or `CFRunLoopStop`, ends it.
   lockstep_blocking_wait_run_loop = 3,
+  /// A condition variable (`pthread_cond_wait`: `NSCondition`), in outside work; signalled by
+  /// `pthread_cond_signal`.
+  lockstep_blocking_wait_condition = 4,
+  /// A condition variable's `pthread_cond_broadcast`: every waiter is woken.
+  lockstep_blocking_wait_condition_broadcast = 5,
 };
 
 /// A job of `run` is about to wait on `object` (a semaphore or a group, by `kind`) for
@@ -25,10 +30,12 @@ typedef long (*lockstep_blocking_wait_observer)(
   void *run, void *object, int kind, int64_t timeout_nanoseconds);
 
 /// A job of `run`, or outside work of a run (its token), signals `object`, a semaphore, before
-/// libdispatch sees the signal; or leaves it, a group, after (by `kind`).
+/// libdispatch sees the signal; or leaves it, a group, after; or signals or broadcasts a condition
+/// variable (by `kind`).
 typedef void (*lockstep_semaphore_signal_observer)(void *run, void *token, void *object, int kind);
 
-/// A job of `run`, or outside work of a run (its token), created `object`, a semaphore or a group.
+/// A job of `run`, or outside work of a run (its token), created `object`, a semaphore, a group, a
+/// queue or a condition variable.
 typedef void (*lockstep_created_object_observer)(void *run, void *token, void *object);
 
 /// Sets the functions told of blocking waits, signals and creations (once, before any run).
@@ -37,7 +44,7 @@ void lockstep_blocking_waits_set_observer(
   lockstep_created_object_observer created);
 
 /// Outside work of a run (`token`: a block, a source's handler, a thread) waits on `object`, a
-/// semaphore or a group (by `kind`): told with `begins` before the wait, and without once it
+/// semaphore, a group or a condition variable (by `kind`): told with `begins` before the wait, and without once it
 /// returned. Before, returns -1 when the run does not take the wait (it goes on as before).
 typedef long (*lockstep_outside_wait_observer)(void *token, void *object, int kind, bool begins);
 

@@ -12,6 +12,14 @@ func workInRealTime(milliseconds: Int) {
   while VirtualNow.readingRealClocks({ ContinuousClock.now }) < end {}
 }
 
+/// Sets `ready` under `condition`'s lock and signals (or broadcasts) it, as a producer does.
+private func announce(_ ready: Locked<Bool>, on condition: NSCondition, broadcast: Bool) {
+  condition.lock()
+  ready.withLock { $0 = true }
+  broadcast ? condition.broadcast() : condition.signal()
+  condition.unlock()
+}
+
 /// What a thread or a block of a run does to virtual time: it holds it while it runs, and lets it
 /// move while it waits where Lockstep sees the wait — a semaphore, a group, a blocking sleep, which
 /// lasts its time in virtual time (Linux, where the stand-ins are in effect).
@@ -53,6 +61,29 @@ struct OutsideWaitsTests {
       await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
         DispatchQueue.global().async {
           ready.wait()
+          done.resume()
+        }
+      }
+    }
+    #expect(outcome.trace.steps.last?.time == .seconds(3600))
+  }
+
+  /// A thread that waits on an `NSCondition` for a task which sleeps first: the sleep ends in
+  /// virtual time while the thread waits.
+  @Test(arguments: [false, true])
+  func aThreadWaitingOnAConditionLetsVirtualTimeMove(broadcast: Bool) async throws {
+    let outcome = try await runDeterministically(timeout: .seconds(10)) {
+      let condition = NSCondition()
+      let ready = Locked(false)
+      Task {
+        try? await Task.sleep(for: .seconds(3600))
+        announce(ready, on: condition, broadcast: broadcast)
+      }
+      await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        Thread.detachNewThread {
+          condition.lock()
+          while !ready.value { condition.wait() }
+          condition.unlock()
           done.resume()
         }
       }

@@ -190,12 +190,13 @@ extension DeterministicRun {
     next.slot.hand(.runOver)
   }
 
-  /// A job of the run (`byJob`) or its outside work signals a semaphore, or leaves a `group`: a job
-  /// parked on it resumes next, once its thread is back.
-  func signalled(_ object: UnsafeMutableRawPointer, group: Bool, byJob: Bool) {
+  /// A job of the run (`byJob`) or its outside work signals a semaphore or a condition (`all`
+  /// its waiters: a broadcast), or leaves a `group`: a job parked on it resumes next, once its
+  /// thread is back, and outside work waiting on it holds time until it is.
+  func signalled(_ object: UnsafeMutableRawPointer, group: Bool, all: Bool, byJob: Bool) {
     if byJob && !isInJob { return }
     if group && lockstep_group_wait_now(object) != 0 { return }
-    state.withLock { $0.signalParked(UInt(bitPattern: object), all: group) }
+    state.withLock { $0.signalParked(UInt(bitPattern: object), all: all) }
   }
 
   /// The deadline of parked wait `id` passed in the run's time: its thread is woken, and the wait
@@ -346,12 +347,13 @@ enum ParkedJobs {
       { run, token, object, kind in
         guard let object else { return }
         let group = kind == Int32(lockstep_blocking_wait_group)
+        let all = group || kind == Int32(lockstep_blocking_wait_condition_broadcast)
         if let run {
           Unmanaged<DeterministicRun>.fromOpaque(run).takeUnretainedValue().signalled(
-            object, group: group, byJob: true)
+            object, group: group, all: all, byJob: true)
         } else if let token {
           Unmanaged<OutsideWorkTracking.Token>.fromOpaque(token).takeUnretainedValue().run?
-            .signalled(object, group: group, byJob: false)
+            .signalled(object, group: group, all: all, byJob: false)
         }
       },
       { run, token, object in
