@@ -113,6 +113,22 @@ public struct SchedulerTrace: Sendable, Equatable, CustomStringConvertible {
     let kind: Kind
   }
 
+  /// A new run's trace that takes this one's buffers, emptied, leaving this trace without them:
+  /// each run of an exploration takes the trace of the schedule before, so that its buffers are
+  /// not freed and allocated again.
+  mutating func moveBuffersToNewTrace() -> SchedulerTrace {
+    var trace = SchedulerTrace()
+    swap(&trace.steps, &steps)
+    trace.steps.removeAll(keepingCapacity: true)
+    swap(&trace.events, &events)
+    trace.events.removeAll(keepingCapacity: true)
+    swap(&trace.tasksRanInActorJobs, &tasksRanInActorJobs)
+    trace.tasksRanInActorJobs.removeAll(keepingCapacity: true)
+    swap(&trace.taskOrigins, &taskOrigins)
+    trace.taskOrigins.removeAll(keepingCapacity: true)
+    return trace
+  }
+
   /// The run as a person would write it down: one line a step, saying which task did what.
   public var timeline: Timeline { Timeline(self) }
 

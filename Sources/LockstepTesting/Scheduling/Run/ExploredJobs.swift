@@ -7,8 +7,15 @@
 struct ExploredJobs<Job: SchedulableJob> {
   private var jobs: [RunEntry<Job>] = []
   private(set) var picker: any SchedulePicker
+  /// The tasks the picker chooses among, refilled at every choice: one buffer for the run.
+  private var candidates: [Int] = []
 
-  init(picker: any SchedulePicker) { self.picker = picker }
+  init(picker: any SchedulePicker) {
+    self.picker = picker
+    // Room for a small run's ready jobs, so that neither grows from empty a doubling at a time.
+    jobs.reserveCapacity(8)
+    candidates.reserveCapacity(8)
+  }
 
   var count: Int { jobs.count }
 
@@ -19,12 +26,14 @@ struct ExploredJobs<Job: SchedulableJob> {
   mutating func next(previous: Int, step: Int) -> RunEntry<Job>? {
     guard !jobs.isEmpty else { return nil }
     if jobs.count == 1 { return jobs.removeFirst() }
-    // The candidates' tasks only: the picker's record keeps that array, and a second one, of
-    // indices, would be allocated and freed at every choice.
-    let tasks = eligibleTasks()
-    guard tasks.count > 1 else { return jobs.remove(at: eligibleIndex(0)) }
-    let picked = picker.pick(among: tasks, previous: previous, step: step)
-    return jobs.remove(at: eligibleIndex(min(max(picked, 0), tasks.count - 1)))
+    // The candidates' tasks only, in the run's one buffer: an array of indices beside it would
+    // be allocated and freed at every choice.
+    candidates.removeAll(keepingCapacity: true)
+    appendEligibleTasks()
+    let count = candidates.count
+    guard count > 1 else { return jobs.remove(at: eligibleIndex(0)) }
+    let picked = picker.pick(among: candidates, previous: previous, step: step)
+    return jobs.remove(at: eligibleIndex(min(max(picked, 0), count - 1)))
   }
 
   /// How many jobs may run next.
@@ -40,14 +49,18 @@ struct ExploredJobs<Job: SchedulableJob> {
   /// waits, and jobs parked at one, which may resume) beside the ready jobs. There must be two
   /// candidates or more.
   mutating func pick(leading: [Int], trailing: [Int], previous: Int, step: Int) -> CandidatePick<Job> {
-    let eligible = eligibleIndices()
-    let tasks = leading + eligible.map { jobs[$0].task } + trailing
-    let picked = min(max(picker.pick(among: tasks, previous: previous, step: step), 0), tasks.count - 1)
+    candidates.removeAll(keepingCapacity: true)
+    candidates.append(contentsOf: leading)
+    appendEligibleTasks()
+    let eligible = candidates.count - leading.count
+    candidates.append(contentsOf: trailing)
+    let count = candidates.count
+    let picked = min(max(picker.pick(among: candidates, previous: previous, step: step), 0), count - 1)
     if picked < leading.count { return .leading(picked) }
-    if picked < leading.count + eligible.count {
-      return .job(jobs.remove(at: eligible[picked - leading.count]))
+    if picked < leading.count + eligible {
+      return .job(jobs.remove(at: eligibleIndex(picked - leading.count)))
     }
-    return .trailing(picked - leading.count - eligible.count)
+    return .trailing(picked - leading.count - eligible)
   }
 
   /// The indices of the jobs that may run next: every job but the younger main-actor ones.
@@ -61,13 +74,10 @@ struct ExploredJobs<Job: SchedulableJob> {
     return eligible
   }
 
-  /// The tasks of the jobs that may run next, oldest first.
-  private func eligibleTasks() -> [Int] {
-    var tasks: [Int] = []
-    tasks.reserveCapacity(jobs.count)
+  /// Appends the tasks of the jobs that may run next, oldest first, to ``candidates``.
+  private mutating func appendEligibleTasks() {
     var sawMain = false
-    for entry in jobs where isEligible(entry, sawMain: &sawMain) { tasks.append(entry.task) }
-    return tasks
+    for entry in jobs where isEligible(entry, sawMain: &sawMain) { candidates.append(entry.task) }
   }
 
   /// The index among the jobs of the eligible one at `position` among the eligible ones.

@@ -1,8 +1,8 @@
 /// The outcome of one schedule.
 struct ScheduleOutcome: Sendable {
   let failures: [String]
-  let trace: SchedulerTrace
-  let record: ScheduleRecord
+  var trace: SchedulerTrace
+  var record: ScheduleRecord
   let cancelAtWait: Int?
   /// The Lockstep waits of tasks other than the body that the schedule reached.
   let waits: Int
@@ -76,6 +76,8 @@ final class Explorer: @unchecked Sendable {
   private(set) var elapsed = Duration.zero
   /// What a crash report says of the exploration, built once: each schedule's trail begins with it.
   private lazy var trailHeading = "explore \(setup.title) at \(site)"
+  /// The buffers the last schedule left to the next.
+  private var spare = ScheduleStorage()
 
   init(
     setup: ExplorationSetup, cancellation: CancellationInjection, maxSteps: Int,
@@ -145,14 +147,14 @@ final class Explorer: @unchecked Sendable {
         slotSince = taken
         waitedForOthers += waitStarted.elapsed
       }
-      let outcome = await runSchedule(planned, capture, during: during)
+      var outcome = await runSchedule(planned, capture, during: during)
       if planned.pinned == nil {
         if !outcome.trace.locksNotScheduled.isEmpty {
           locksNotScheduled.formUnion(outcome.trace.locksNotScheduled)
         }
-        mostChoicePoints = max(mostChoicePoints, outcome.record.points.count)
+        mostChoicePoints = max(mostChoicePoints, outcome.record.count)
         var hasher = Hasher()
-        hasher.combine(outcome.record.choices)
+        outcome.record.hashChoices(into: &hasher)
         hasher.combine(outcome.cancelAtWait)
         if !distinct.insert(hasher.finalize()).inserted || outcome.diverged { offPlan += 1 }
       }
@@ -199,6 +201,7 @@ final class Explorer: @unchecked Sendable {
         return result(
           schedules: count, complete: false, failure: failure, subtrees: schedules.subtreeSchedules)
       }
+      spare.keep(&outcome)
     }
     guard case .done(let complete, let misuse) = step else { preconditionFailure() }
     if let misuse { self.misuse = misuse }
@@ -292,11 +295,14 @@ final class Explorer: @unchecked Sendable {
   {
     let trail = crashTrail
     trail.beginSchedule(during, of: trailHeading, cancelAtWait: planned.cancelAtWait)
+    var storage = spare.take()
+    var picker = CrashTrailPicker(planned.picker, trail: trail)
+    if let record = storage.record.take() { picker.reuse(record) }
     let run = RunRecipe.schedule(
       .init(
-        picker: CrashTrailPicker(planned.picker, trail: trail), cancelAtWait: planned.cancelAtWait,
-        stepLimit: maxSteps, stopBeforeStep: planned.stopBeforeStep, crashTrail: trail,
-        timeout: timeout, gracePeriod: gracePeriod)
+        picker: consume picker, cancelAtWait: planned.cancelAtWait, stepLimit: maxSteps,
+        stopBeforeStep: planned.stopBeforeStep, crashTrail: trail, timeout: timeout,
+        gracePeriod: gracePeriod, trace: storage.trace.take())
     ).make(at: site)
     let mark = capture.mark
     let completion = await run.perform(body)

@@ -60,16 +60,16 @@ struct ScheduleCheck: Hashable, Sendable {
   ) -> ReplayDivergence? {
     if let divergence = picker.divergence { return divergence }
     let recorded = token.choices.count
-    let points = picker.record.points
-    if points.count < recorded - (stoppedBeforeCrash ? 1 : 0) {
+    let record = picker.record
+    if record.count < recorded - (stoppedBeforeCrash ? 1 : 0) {
       return ReplayDivergence(
-        pointIndex: points.count, stepIndex: nil,
-        "the run had \(points.count) choice point(s) where the token recorded \(recorded)")
+        pointIndex: record.count, stepIndex: nil,
+        "the run had \(record.count) choice point(s) where the token recorded \(recorded)")
     }
     let isPrefix = token.check.map { $0.whole == nil } ?? false
-    if points.count > recorded && (!isPrefix || stoppedBeforeCrash) {
+    if record.count > recorded && (!isPrefix || stoppedBeforeCrash) {
       return ReplayDivergence(
-        pointIndex: recorded, stepIndex: points[recorded].step,
+        pointIndex: recorded, stepIndex: record[recorded].step,
         "the run had more choice points than the \(recorded) the token recorded")
     }
     guard let whole = token.check?.whole else { return nil }

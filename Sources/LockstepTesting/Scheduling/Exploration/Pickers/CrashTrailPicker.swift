@@ -14,6 +14,8 @@ struct CrashTrailPicker: SchedulePicker {
   var diverged: Bool { picker.diverged }
   var divergence: ReplayDivergence? { picker.divergence }
 
+  mutating func reuse(_ empty: ScheduleRecord) { picker.reuse(empty) }
+
   mutating func pick(among tasks: [Int], previous: Int, step: Int) -> Int {
     let index = picker.pick(among: tasks, previous: previous, step: step)
     trail.record(choice: index, readyCount: tasks.count, task: tasks[index])

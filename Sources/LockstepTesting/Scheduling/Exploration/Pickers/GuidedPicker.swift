@@ -27,8 +27,12 @@ struct GuidedPicker: SchedulePicker {
     self.init(plan: token.choices, check: token.check)
   }
 
+  mutating func reuse(_ empty: ScheduleRecord) {
+    if record.count == 0 { record = empty }
+  }
+
   mutating func pick(among tasks: [Int], previous: Int, step: Int) -> Int {
-    let position = record.points.count
+    let position = record.count
     var index = ChoicePoint.defaultIndex(among: tasks, previous: previous)
     if position < plan.count, let planned = plan[position] {
       if planned < tasks.count {

@@ -28,6 +28,10 @@ struct PCTPicker: SchedulePicker {
     }
   }
 
+  mutating func reuse(_ empty: ScheduleRecord) {
+    if record.count == 0 { record = empty }
+  }
+
   mutating func pick(among tasks: [Int], previous: Int, step jobStep: Int) -> Int {
     for task in tasks where priorities[task] == nil {
       // Above every change-point priority (1 … depth − 1), distinct with overwhelming odds.

@@ -5,6 +5,10 @@ struct RandomPicker: SchedulePicker {
 
   init(seed: UInt64) { generator = SplitMix64(seed: seed) }
 
+  mutating func reuse(_ empty: ScheduleRecord) {
+    if record.count == 0 { record = empty }
+  }
+
   mutating func pick(among tasks: [Int], previous: Int, step: Int) -> Int {
     let index = generator.next(below: tasks.count)
     record.append(index, among: tasks, previous: previous, step: step)

@@ -16,9 +16,12 @@ protocol SchedulePicker {
   var diverged: Bool { get }
   /// Where a guided replay first left its plan, if it knows.
   var divergence: ReplayDivergence? { get }
+  /// Records its choices in `empty`, an empty record whose buffers it reuses, if it made none yet.
+  mutating func reuse(_ empty: ScheduleRecord)
 }
 
 extension SchedulePicker {
   var diverged: Bool { false }
   var divergence: ReplayDivergence? { nil }
+  mutating func reuse(_ empty: ScheduleRecord) {}
 }

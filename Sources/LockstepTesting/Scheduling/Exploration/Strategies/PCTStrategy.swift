@@ -14,7 +14,7 @@ struct PCTStrategy: ScheduleStrategy {
   }
 
   mutating func next(after previous: ScheduleReport?) -> StrategyStep {
-    let longest = max(schedules.longestSchedule, previous?.record.points.count ?? 0)
+    let longest = max(schedules.longestSchedule, previous?.record.count ?? 0)
     return schedules.next(after: previous) { [depth] seed in
       PCTPicker(seed: seed, depth: depth, expectedLength: max(longest, 1))
     }

@@ -46,7 +46,7 @@ struct SeededSchedules {
   ) -> StrategyStep {
     if let previous {
       mostWaits = max(mostWaits, previous.waits)
-      longestSchedule = max(longestSchedule, previous.record.points.count)
+      longestSchedule = max(longestSchedule, previous.record.count)
     }
     guard planned < schedules else { return .done(complete: true) }
     planned += 1

@@ -64,15 +64,23 @@ struct RunState<Job: SchedulableJob>: JobRouter.RunView {
 
   /// A run whose ready jobs are ordered by `order`; exploration may cancel the task that reaches
   /// the `cancelAtWait`-th Lockstep wait.
-  /// `readsVirtualNow` says whether the run's jobs read virtual now (``VirtualNow``).
-  init(order: ReadyJobs<Job>.Order, cancelAtWait: Int? = nil, readsVirtualNow: Bool = false) {
+  /// `readsVirtualNow` says whether the run's jobs read virtual now (``VirtualNow``). `trace` is
+  /// an empty trace whose buffers the run reuses (``SchedulerTrace/moveBuffersToNewTrace()``).
+  init(
+    order: ReadyJobs<Job>.Order, cancelAtWait: Int? = nil, readsVirtualNow: Bool = false,
+    trace reused: SchedulerTrace? = nil
+  ) {
     ready = ReadyJobs(order)
+    if let reused {
+      trace = reused
+    } else {
+      // Room for a typical test's run, so that the trace does not grow from empty one doubling
+      // at a time. Each buffer stays under 1 KB, which glibc serves from a per-thread cache.
+      trace.steps.reserveCapacity(24)
+      trace.events.reserveCapacity(16)
+    }
     trace.readsVirtualNow = readsVirtualNow
     cancellation = InjectedCancellation(atWait: cancelAtWait)
-    // Room for a typical test's run, so that the trace does not grow from empty one doubling at
-    // a time. Each buffer stays under 1 KB, which glibc serves from a per-thread cache.
-    trace.steps.reserveCapacity(24)
-    trace.events.reserveCapacity(16)
   }
 
   var readyCount: Int { ready.count }

@@ -22,6 +22,8 @@ enum RunRecipe {
     var crashTrail: CrashReport.Trail
     var timeout: Duration
     var gracePeriod: Duration
+    /// An empty trace whose buffers the run reuses: the trace of the schedule before.
+    var trace: SchedulerTrace?
   }
 
   /// The run, started at `site`.
@@ -37,7 +39,7 @@ enum RunRecipe {
         order: .picked(schedule.picker), cancelAtWait: schedule.cancelAtWait,
         stepLimit: schedule.stepLimit, stopBeforeStep: schedule.stopBeforeStep,
         crashTrail: schedule.crashTrail, timeout: schedule.timeout,
-        gracePeriod: schedule.gracePeriod, site: site)
+        gracePeriod: schedule.gracePeriod, site: site, trace: schedule.trace)
     case .warmUp:
       return DeterministicRun(order: .fifo, timeout: .seconds(60), site: site, virtualNow: false)
     case .sequentialReplay(let timeout):

@@ -77,12 +77,12 @@ final class DeterministicRun: @unchecked Sendable {
   /// A run whose ready jobs `order` orders; exploration may cancel the task at the
   /// `cancelAtWait`-th Lockstep wait, bound the run to `stepLimit` jobs, stop it before step
   /// `stopBeforeStep`, and have its steps recorded for the crash report. Its jobs read virtual now
-  /// when `virtualNow` is true.
+  /// when `virtualNow` is true. Its trace reuses the buffers of `trace`, an empty trace, if given.
   init(
     order: ReadyJobs<ScheduledJob>.Order, cancelAtWait: Int? = nil, stepLimit: Int = .max,
     stopBeforeStep: Int? = nil, crashTrail: CrashReport.Trail? = nil,
     timeout: Duration, gracePeriod: Duration = .zero, site: CallSite,
-    virtualNow: Bool = VirtualNow.isInEffect
+    virtualNow: Bool = VirtualNow.isInEffect, trace: SchedulerTrace? = nil
   ) {
     issueContext = IssueContext.current()
     self.site = site
@@ -92,7 +92,8 @@ final class DeterministicRun: @unchecked Sendable {
     self.stopBeforeStep = stopBeforeStep
     self.crashTrail = crashTrail
     clocks = virtualNow ? RunClocks(wallStart: VirtualNow.startForRun) : nil
-    state = Locked(RunState(order: order, cancelAtWait: cancelAtWait, readsVirtualNow: virtualNow))
+    state = Locked(
+      RunState(order: order, cancelAtWait: cancelAtWait, readsVirtualNow: virtualNow, trace: trace))
     switchRecord.initialize(to: lockstep_task_switch_record())
   }
 
