@@ -54,7 +54,7 @@ final class DrainThread: @unchecked Sendable {
   }
 
   /// Drains `run` on a thread of its own, then calls `done` there.
-  func submit(_ run: DeterministicRun, done: @escaping @Sendable (DrainOutcome) -> Void) {
+  func submit(_ run: DeterministicRun, done: @escaping @Sendable (consuming DrainOutcome) -> Void) {
     let delivery = Delivery(done)
     let (worker, isNew) = state.withLock { state -> (Worker, Bool) in
       let worker = state.idle.popLast()
@@ -89,14 +89,8 @@ final class DrainThread: @unchecked Sendable {
       Thread.current.threadDictionary[Self.threadKey] = true
       while true {
         worker.wake.wait()
-        let assignment = state.withLock { _ in
-          defer { worker.assignment = nil }
-          return worker.assignment
-        }
-        guard let (run, delivery) = assignment else { continue }  // a spare signal
-        let outcome = run.drainBlocking(from: .thread)
-        let stays = state.withLock { $0.finished(worker, run: run) }
-        delivery.deliver(outcome)
+        guard let (outcome, delivery, stays) = serve(worker) else { continue }  // a spare signal
+        delivery.deliver(consume outcome)
         if !stays { return }
       }
     }
@@ -104,20 +98,35 @@ final class DrainThread: @unchecked Sendable {
     thread.stackSize = 8 << 20
     thread.start()
   }
+
+  /// Drains the run assigned to `worker`, if one is: its outcome, who waits for it, and whether
+  /// the thread stays for another run. The thread lets go of the run before it hands the outcome
+  /// over, so that the caller holds the only reference to the run's buffers (an exploration
+  /// reuses them for its next schedule).
+  private func serve(_ worker: Worker) -> (DrainOutcome, Delivery, Bool)? {
+    let assignment = state.withLock { _ in
+      defer { worker.assignment = nil }
+      return worker.assignment
+    }
+    guard let (run, delivery) = assignment else { return nil }
+    let outcome = run.drainBlocking(from: .thread)
+    let stays = state.withLock { $0.finished(worker, run: run) }
+    return (outcome, delivery, stays)
+  }
 }
 
 /// Hands a run's outcome to its caller once: from the drain thread when the run ends there, or
 /// earlier, when the run ended on another thread while that one was blocked.
 private final class Delivery: Sendable {
-  private let done: Locked<(@Sendable (DrainOutcome) -> Void)?>
+  private let done: Locked<(@Sendable (consuming DrainOutcome) -> Void)?>
 
-  init(_ done: @escaping @Sendable (DrainOutcome) -> Void) { self.done = Locked(done) }
+  init(_ done: @escaping @Sendable (consuming DrainOutcome) -> Void) { self.done = Locked(done) }
 
-  func deliver(_ outcome: DrainOutcome) {
+  func deliver(_ outcome: consuming DrainOutcome) {
     let done = self.done.withLock { done in
       defer { done = nil }
       return done
     }
-    done?(outcome)
+    done?(consume outcome)
   }
 }
