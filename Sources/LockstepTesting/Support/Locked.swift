@@ -21,16 +21,28 @@ final class Locked<State>: @unchecked Sendable {
   @exclusivity(unchecked) private var state: State
 
   #if canImport(os)
-    private let lock: UnsafeMutablePointer<os_unfair_lock>
+    private typealias Lock = os_unfair_lock
   #elseif canImport(WinSDK)
-    private let lock: UnsafeMutablePointer<SRWLOCK>
+    private typealias Lock = SRWLOCK
   #else
-    private let lock: UnsafeMutablePointer<pthread_mutex_t>
+    private typealias Lock = pthread_mutex_t
   #endif
+  private let lock: UnsafeMutablePointer<Lock>
 
   init(_ state: State) {
     self.state = state
-    lock = .allocate(capacity: 1)
+    lock = Self.makeLock()
+  }
+
+  /// The value `make` returns behind a lock, built in place: a large value passed to
+  /// ``init(_:)`` is copied in, and the temporary destroyed.
+  init(making make: () -> State) {
+    state = make()
+    lock = Self.makeLock()
+  }
+
+  private static func makeLock() -> UnsafeMutablePointer<Lock> {
+    let lock = UnsafeMutablePointer<Lock>.allocate(capacity: 1)
     #if canImport(os)
       lock.initialize(to: os_unfair_lock())
     #elseif canImport(WinSDK)
@@ -45,6 +57,7 @@ final class Locked<State>: @unchecked Sendable {
         pthread_mutex_init(lock, nil)
       #endif
     #endif
+    return lock
   }
 
   deinit {

@@ -92,8 +92,9 @@ final class DeterministicRun: @unchecked Sendable {
     self.stopBeforeStep = stopBeforeStep
     self.crashTrail = crashTrail
     clocks = virtualNow ? RunClocks(wallStart: VirtualNow.startForRun) : nil
-    state = Locked(
-      RunState(order: order, cancelAtWait: cancelAtWait, readsVirtualNow: virtualNow, trace: trace))
+    state = Locked {
+      RunState(order: order, cancelAtWait: cancelAtWait, readsVirtualNow: virtualNow, trace: trace)
+    }
     switchRecord.initialize(to: lockstep_task_switch_record())
   }
 
