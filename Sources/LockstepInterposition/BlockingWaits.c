@@ -86,10 +86,11 @@ void lockstep_outside_wait_ends(void *token, void *object, int kind) {
   __atomic_sub_fetch(&parked_jobs, 1, __ATOMIC_ACQ_REL);
 }
 
-/// A wait of outside work `token` on `object`: told to its run before and after, so that virtual
-/// time may move meanwhile; in real time, as the deadline's clocks are the run's.
+/// A wait of outside work `token` on `object`: a wait without a timeout is told to its run before
+/// and after, so that virtual time may move meanwhile; one with a timeout holds time still, its
+/// timeout lasting on the real clock (it may be how long the work waits for something outside).
 static long outside_wait(void *token, dispatch_wait_function next, void *object, uint64_t timeout, int kind) {
-  if (timeout == 0 || !lockstep_outside_wait_begins(token, object, kind)) {
+  if (timeout != ~0ull || !lockstep_outside_wait_begins(token, object, kind)) {
     return wait_in_real_time(next, object, timeout);
   }
   long result = wait_in_real_time(next, object, timeout);

@@ -2,7 +2,8 @@
 // run's job lets its mutex go and takes it again inside the C library: the run is told of both
 // (`LockCalls.c`), so that it does not take the mutex for held while the job waits. A condition
 // that a run's job or outside work creates is told to the run, as a semaphore is; a wait on one in
-// outside work of the run (a block, a thread it started) lets virtual time move until it returns,
+// outside work of the run (a block, a thread it started), without a deadline, lets virtual time
+// move until it returns,
 // and a signal or broadcast holds time again until the waiter is back (`BlockingWaits.c`,
 // `OutsideWaits.swift`). Everywhere else each call goes on to the C library unchanged. Linux
 // only, as the other stand-ins.
@@ -87,13 +88,8 @@ int pthread_cond_timedwait(
   condition_timed_wait_function next = (condition_timed_wait_function)lockstep_next_definition(
     (void **)&next_condition_timed_wait, "pthread_cond_timedwait");
   void *run = lockstep_current_run();
-  if (__builtin_expect(run == NULL, 1)) {
-    if (__builtin_expect(lockstep_thread.context.clocks == NULL, 1)) return next(condition, mutex, deadline);
-    if (!outside_wait_begins(condition)) return next(condition, mutex, deadline);
-    int result = next(condition, mutex, deadline);
-    lockstep_outside_wait_ends(lockstep_current_outside_token(), condition, lockstep_blocking_wait_condition);
-    return result;
-  }
+  // Outside work's wait with a deadline holds virtual time still, as a semaphore's does.
+  if (__builtin_expect(run == NULL, 1)) return next(condition, mutex, deadline);
   const void *caller = __builtin_return_address(0);
   if (!lockstep_lock_caller_is_tested(caller)) return next(condition, mutex, deadline);
   lockstep_lock_tell(run, mutex, lockstep_lock_event_unlock, caller);

@@ -68,6 +68,29 @@ struct OutsideWaitsTests {
     #expect(outcome.trace.steps.last?.time == .seconds(3600))
   }
 
+  /// A completion handler's wait with a timeout (a bridge that gives up): it holds virtual time
+  /// still, its timeout lasting on the real clock, so a sleep of the run does not end meanwhile.
+  @Test func aWaitWithATimeoutInABlockHoldsVirtualTime() async throws {
+    let (timedOut, sleptMeanwhile) = try await withDeterministicScheduling(timeout: .seconds(20)) {
+      let never = DispatchSemaphore(value: 0)
+      let slept = Locked(false)
+      let sleeper = Task {
+        try? await Task.sleep(for: .seconds(5))
+        slept.withLock { $0 = true }
+      }
+      let timedOut = await withCheckedContinuation { (done: CheckedContinuation<Bool, Never>) in
+        DispatchQueue.global().async {
+          done.resume(returning: never.wait(timeout: .now() + .milliseconds(50)) == .timedOut)
+        }
+      }
+      let sleptMeanwhile = slept.value
+      sleeper.cancel()
+      return (timedOut, sleptMeanwhile)
+    }
+    #expect(timedOut)
+    #expect(!sleptMeanwhile, "virtual time moved while the block waited with a timeout")
+  }
+
   /// A thread that waits on an `NSCondition` for a task which sleeps first: the sleep ends in
   /// virtual time while the thread waits.
   @Test(arguments: [false, true])

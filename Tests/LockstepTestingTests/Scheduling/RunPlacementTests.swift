@@ -73,20 +73,23 @@ struct RunPlacementTests {
     #expect(outcome.trace.steps.last?.time == .milliseconds(10))
   }
 
-  /// A job that is not the main actor's runs without it, also after the drain took the main actor
-  /// for a main-actor job: what a job may do (an exploration's choice at a lock) must not depend
-  /// on where a time budget ran out.
-  @Test func aNonisolatedCallersJobsOffTheMainActorNeverHoldIt() async throws {
-    let outcome = try await runDeterministically {
-      var held: [Bool] = []
+  /// In an exploration, a job that is not the main actor's runs without it, also after the drain
+  /// took the main actor for a main-actor job: what a job may do (a choice at a lock) must not
+  /// depend on where a time budget ran out.
+  @Test func anExplorationsJobsOffTheMainActorNeverHoldIt() async throws {
+    let held = Locked<[Bool]>([])
+    let result = await explore(.random(schedules: 3, seed: 1)) {
+      let beside = Task { await Task.yield() }  // so that there is something to choose
       for _ in 0..<3 {
         await Task { @MainActor in MainActor.assertIsolated() }.value
-        held.append(await Task { MainActorAccess.isHeldHere }.value)
-        held.append(MainActorAccess.isHeldHere)  // the body, back from its await
+        let inTask = await Task { MainActorAccess.isHeldHere }.value
+        let inBody = MainActorAccess.isHeldHere  // the body, back from its await
+        held.withLock { $0 += [inTask, inBody] }
       }
-      return held
+      await beside.value
     }
-    #expect(outcome.value == Array(repeating: false, count: 6))
+    #expect(result.failure == nil && result.schedulesRun == 3)
+    #expect(held.value == Array(repeating: false, count: 18))
   }
 }
 

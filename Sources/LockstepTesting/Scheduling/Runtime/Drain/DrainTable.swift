@@ -14,11 +14,12 @@
 /// main actor: it starts on a thread (``start(caller:gracePeriod:)``), and a stretch that holds
 /// the main actor leaves it before such a wait (`leaveMainActor`).
 ///
-/// A stretch that took the main actor only for the run's main-actor jobs
+/// In an exploration, a stretch that took the main actor only for the run's main-actor jobs
 /// (``DrainPlace/runsOnlyMainActorJobs``) leaves it too before any other job: a job holds the main
 /// actor exactly when it is a main-actor job, or when the run's caller holds it for every job — not
 /// when a time budget happened to run out after a main-actor job, which would make what the job may
-/// do (take a lock where an exploration chooses, see `LockPoints.swift`) depend on timing.
+/// do (take a lock where an exploration chooses, see `LockPoints.swift`) depend on timing. A plain
+/// run goes on holding it (each move off and back costs a hand-off).
 enum DrainTable {
   /// Where the first stretch of a run is drained.
   static func start(caller: DrainCaller, gracePeriod: Bool) -> DrainPlace {
@@ -89,8 +90,8 @@ enum DrainPlace: Equatable, Sendable {
     }
   }
 
-  /// Whether a stretch here holds the main actor for main-actor jobs only, and pauses before any
-  /// other job (`leaveMainActor`).
+  /// Whether a stretch here of an exploration holds the main actor for main-actor jobs only, and
+  /// pauses before any other job (`leaveMainActor`).
   var runsOnlyMainActorJobs: Bool {
     switch self {
     case .callerOnMainActor, .threadInMainActor: true

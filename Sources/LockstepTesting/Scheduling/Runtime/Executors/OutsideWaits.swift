@@ -2,9 +2,9 @@ import Dispatch
 import LockstepInterposition
 
 /// Outside work of a run — a block on a Dispatch queue, a source's handler, a thread the run
-/// started — that waits where Lockstep sees it (`BlockingWaits.c`, `ConditionCalls.c`): a wait on a
-/// semaphore, a group or a condition the run's work made lets the run's virtual time move until it
-/// returns, and a blocking sleep (`Thread.sleep`,
+/// started — that waits where Lockstep sees it (`BlockingWaits.c`, `ConditionCalls.c`): a wait
+/// without a timeout on a semaphore, a group or a condition the run's work made lets the run's
+/// virtual time move until it returns, and a blocking sleep (`Thread.sleep`,
 /// `usleep`) lasts its time in virtual time, as a task's sleep does. Linux, where the stand-ins
 /// are in effect; XCTest's waiter rests in its own way (``ExpectationWaits``).
 enum OutsideWaits {

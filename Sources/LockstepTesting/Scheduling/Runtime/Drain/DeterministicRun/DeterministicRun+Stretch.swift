@@ -15,8 +15,8 @@ extension DeterministicRun {
   /// Runs the run's jobs on this thread until the body has finished and no job is ready, or
   /// until nothing can make progress; it pauses between two jobs (``DrainPause``) when its
   /// `budget` has passed, when the next job needs the main actor and `lease` is `nil`, when the
-  /// next job is no main-actor job and the stretch holds the main actor `onlyMainActorJobs`, or
-  /// when it must wait for outside jobs while holding the main actor. A later call, on any thread,
+  /// next job is no main-actor job and the stretch holds the main actor `onlyMainActorJobs` (in an
+  /// exploration), or when it must wait for outside jobs while holding the main actor. A later call, on any thread,
   /// goes on from there: the drain loop (`DrainLoop.swift`) decides where, from ``DrainTable``.
   func drain(
     until budget: ContinuousClock.Instant?, holding lease: borrowing MainActorLease?,
@@ -40,6 +40,9 @@ extension DeterministicRun {
     // The budget as the time since the epoch the job starts are counted from: compared after
     // every job.
     let limit = budget.map { RealTime.epoch.duration(to: $0) }
+    // Only an exploration leaves the main actor for other jobs, so that its choices at locks do
+    // not depend on where a time budget ran out; a plain run keeps it, which costs no hand-off.
+    let onlyMainActorJobs = onlyMainActorJobs && state.withLock { $0.ready.isPicked }
     let stop = asDrainThread {
       runJobs(budget: limit, holding: lease, onlyMainActorJobs: onlyMainActorJobs)
     }
