@@ -23,6 +23,14 @@ struct CodeFrame: Sendable, Equatable {
     !rawName.hasPrefix("$s") || rawName.hasPrefix("$sS") || rawName.hasPrefix("$ss")
   }
 
+  /// Whether the compiler made the function to adapt a call — a reabstraction thunk, or the
+  /// forwarder of a partial application of one: no line of anyone's code, and a report leaves it
+  /// out (its line is wherever the thunk was emitted, often a file of Lockstep's).
+  var isThunk: Bool {
+    function.hasPrefix("thunk for ") || function.hasPrefix("partial apply for thunk for ")
+      || function.hasPrefix("reabstraction thunk")
+  }
+
   /// Whether debug information places it on a line of a source file.
   var hasLocation: Bool { file != nil && line > 0 }
 

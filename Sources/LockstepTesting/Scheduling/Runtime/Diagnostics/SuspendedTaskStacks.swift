@@ -53,8 +53,9 @@ enum SuspendedTaskStacks {
         }
         for frame in point.frames where frames.last != frame { frames.append(frame) }
       }
-      // Lockstep's own frames (a run's body, its primitives) are not the test's.
-      let shown = frames.filter { !$0.rawName.hasPrefix(lockstepPrefix) }.prefix(frameLimit)
+      // Lockstep's own frames (a run's body, its primitives) are not the test's, nor the
+      // compiler's thunks that call them.
+      let shown = frames.filter { !$0.rawName.hasPrefix(lockstepPrefix) && !$0.isThunk }.prefix(frameLimit)
       if let entered, !entered.rawName.hasPrefix(lockstepPrefix) {
         lines[number] =
           ["waits to enter \(CodeFrame.shortened(entered.function)) (before its first line)"]
@@ -299,7 +300,7 @@ enum SuspendedTaskStacks {
 
   /// Whether a report shows `frame`: code of the test or of the code it tests, on a line.
   private static func isShown(_ frame: CodeFrame) -> Bool {
-    frame.hasLocation && !frame.isLibrary && !frame.image.hasPrefix("libswift_Concurrency")
+    frame.hasLocation && !frame.isLibrary && !frame.isThunk && !frame.image.hasPrefix("libswift_Concurrency")
   }
 
   /// How the mangled names of Lockstep's own functions begin (the module `LockstepTesting`).

@@ -320,7 +320,8 @@ enum ParkedJobs {
   static func siteLines(_ frames: [UInt], call: ParkedWaits.Kind) -> [String] {
     let symbolicated = CodeSymbols.frames(at: frames, as: .returnAddress) ?? []
     let shown = symbolicated.joined().filter { frame in
-      frame.hasLocation && !frame.isLibrary && !frame.rawName.hasPrefix("$s15LockstepTesting")
+      frame.hasLocation && !frame.isLibrary && !frame.isThunk
+        && !frame.rawName.hasPrefix("$s15LockstepTesting")
         && !frame.image.contains("ispatch")
     }.prefix(3)
     guard let first = shown.first else { return ["blocks in \(call.call)"] }
