@@ -82,6 +82,23 @@ struct OutsideWorkStateTests {
     #expect(woke == FakeJob(11) && state.now == .seconds(5))
   }
 
+  /// A single signal that wakes a parked job of the run is not also on its way to outside work
+  /// waiting on the same semaphore: that work rests on; the next signal is its.
+  @Test func aSignalThatWakesAParkedJobLeavesOutsideWorkResting() throws {
+    var state = runWithASleeper()
+    let semaphore: UInt = 0x5E4A
+    state.noteCreatedWaitObject(semaphore)
+    let begun = state.beginOutsideWork(.thread, label: nil, byRunningJob: true)
+    let id = try #require(begun)
+    #expect(state.outsideWorkWaits(id, on: semaphore) == .rests)
+    let parked = state.park(.semaphore, on: semaphore, timeout: nil, onTimeout: { _ in {} })
+    #expect(parked != nil)
+    state.signalParked(semaphore, all: false)
+    #expect(!state.outsideWork.holdsTime, "the signal woke the parked job")
+    state.signalParked(semaphore, all: false)
+    #expect(state.outsideWork.holdsTime, "the second signal is on its way to the thread")
+  }
+
   /// A wait on a semaphore from outside the run may end without the run: it holds time still.
   @Test func workWaitingOnAForeignSemaphoreHoldsTime() throws {
     var state = runWithASleeper()

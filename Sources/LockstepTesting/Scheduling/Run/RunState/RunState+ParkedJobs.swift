@@ -73,8 +73,10 @@ extension RunState {
   /// holds time until it is back.
   mutating func signalParked(_ object: UInt, all: Bool) {
     guard phase == .running else { return }
-    while parked.signal(object) && all {}
-    outsideWork.signalled(object, all: all)
+    let wokeParked = parked.signal(object)
+    while wokeParked && all && parked.signal(object) {}
+    // A single signal that woke a parked job is not on its way to outside work too.
+    if all || !wokeParked { outsideWork.signalled(object, all: all) }
   }
 
   /// Run loop `runLoop` was stopped: the parked wait in it that was still waiting is woken.
