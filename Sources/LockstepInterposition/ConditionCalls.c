@@ -56,22 +56,17 @@ int pthread_cond_broadcast(pthread_cond_t *condition) {
   return next(condition);
 }
 
-/// Whether outside work of a run waits on `condition` on the calling thread, and its run took the
-/// wait (which the caller ends with `lockstep_outside_wait_ends`).
-static bool outside_wait_begins(pthread_cond_t *condition) {
-  void *token = lockstep_current_outside_token();
-  return token != NULL && lockstep_outside_wait_begins(token, condition, lockstep_blocking_wait_condition);
-}
-
 int pthread_cond_wait(pthread_cond_t *condition, pthread_mutex_t *mutex) {
   condition_wait_function next = (condition_wait_function)lockstep_next_definition(
     (void **)&next_condition_wait, "pthread_cond_wait");
   void *run = lockstep_current_run();
   if (__builtin_expect(run == NULL, 1)) {
-    if (__builtin_expect(lockstep_thread.context.clocks == NULL, 1)) return next(condition, mutex);
-    if (!outside_wait_begins(condition)) return next(condition, mutex);
+    // Outside work of a run (which reads its clocks) tells the run of its wait, before and after.
+    void *token = lockstep_thread.context.clocks == NULL ? NULL : lockstep_current_outside_token();
+    int kind = lockstep_blocking_wait_condition;
+    if (token == NULL || !lockstep_outside_wait_begins(token, condition, kind)) return next(condition, mutex);
     int result = next(condition, mutex);
-    lockstep_outside_wait_ends(lockstep_current_outside_token(), condition, lockstep_blocking_wait_condition);
+    lockstep_outside_wait_ends(token, condition, kind);
     return result;
   }
   const void *caller = __builtin_return_address(0);

@@ -3,7 +3,8 @@
 /// is in flight the run declares no deadlock, and while a block or a thread runs it keeps virtual
 /// time still (``RunState/next(previousStepSuspendedAt:ranInActorJob:)``), as Go's `synctest`
 /// keeps a bubble's clock still while a goroutine is not durably blocked: work that waits where
-/// Lockstep sees it (a semaphore, a group, a blocking sleep) rests meanwhile.
+/// Lockstep sees it, without a timeout on what the run made (a semaphore, a group, a condition) or
+/// in a blocking sleep, rests meanwhile.
 struct OutsideWork {
   /// What one piece of outside work is: the stand-ins report it as one of the `lockstep_outside_*`
   /// constants of `Dispatch.h` (`OutsideWorkTracking.kind(reported:)`).
@@ -85,7 +86,7 @@ struct OutsideWork {
   /// The work the run woke from a rest (its time was over, or a job ended the wait): the run
   /// waits for it before its next job, so that every run of a seed takes the same steps.
   private var woken: Set<UInt64> = []
-  /// What resting work waits on, where it waits on an object (a semaphore, a group).
+  /// What resting work waits on, where it waits on an object (a semaphore, a group, a condition).
   private var restingOn: [UInt64: UInt] = [:]
   /// How many waits on each object a signal ended whose work is not back yet: time stands still
   /// until it is.

@@ -16,8 +16,9 @@ extension DeterministicRun {
   /// until nothing can make progress; it pauses between two jobs (``DrainPause``) when its
   /// `budget` has passed, when the next job needs the main actor and `lease` is `nil`, when the
   /// next job is no main-actor job and the stretch holds the main actor `onlyMainActorJobs` (in an
-  /// exploration), or when it must wait for outside jobs while holding the main actor. A later call, on any thread,
-  /// goes on from there: the drain loop (`DrainLoop.swift`) decides where, from ``DrainTable``.
+  /// exploration), or when it must wait for outside jobs while holding the main actor. A later
+  /// call, on any thread, goes on from there: the drain loop (`DrainLoop.swift`) decides where,
+  /// from ``DrainTable``.
   func drain(
     until budget: ContinuousClock.Instant?, holding lease: borrowing MainActorLease?,
     onlyMainActorJobs: Bool = false
